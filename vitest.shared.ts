@@ -1,0 +1,32 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * One test layout for every package (shared/STYLE.md §11): the test kind is in the file name.
+ * - unit:        *.test.ts and test/*.http.test.ts — no outside infrastructure.
+ * - integration: *.integration.test.ts and *.e2e.test.ts — real Postgres and Kafka.
+ */
+export function testProjects() {
+  return defineConfig({
+    test: {
+      projects: [
+        {
+          test: {
+            name: 'unit',
+            include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+            exclude: ['**/*.integration.test.ts', '**/*.e2e.test.ts', '**/node_modules/**'],
+            testTimeout: 20_000,
+          },
+        },
+        {
+          test: {
+            name: 'integration',
+            include: ['src/**/*.integration.test.ts', 'test/**/*.integration.test.ts', 'test/**/*.e2e.test.ts'],
+            testTimeout: 120_000,
+            hookTimeout: 120_000,
+            fileParallelism: false,
+          },
+        },
+      ],
+    },
+  });
+}
