@@ -1,0 +1,20 @@
+/**
+ * Kafka topic names. These are WIRE NAMES: once deployed they cannot change without a migration,
+ * so the convention is fixed here — lower-case, dot-separated, ending in a version.
+ */
+export const Topics = {
+  /** Compacted: the latest state of every account, keyed by account id. */
+  accounts: 'accounts.v1',
+  smsOutbound: 'sms.outbound.v1',
+  smsStatus: 'sms.status.v1',
+  smsInbound: 'sms.inbound.v1',
+  batchEvents: 'batch.events.v1',
+  rcsEvents: 'rcs.events.v1',
+  voiceEvents: 'voice.events.v1',
+  callbacks: 'callbacks.v1',
+  callbacksDlq: 'callbacks.dlq.v1',
+  /** Poison messages that a consumer could not handle after its retries. */
+  deadLetter: 'deadletter.v1',
+} as const;
+
+export type Topic = (typeof Topics)[keyof typeof Topics];

@@ -1,0 +1,1 @@
+export type { Sql } from './sql.js';

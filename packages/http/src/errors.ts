@@ -1,0 +1,118 @@
+/**
+ * The error vocabulary shared by every service. Handlers throw these; the one error middleware of a
+ * service renders them in that interface's own format. `code` values are stable API.
+ */
+export interface ErrorDetail {
+  /** Where the problem is, e.g. ['body', 'to']. */
+  loc: string[];
+  /** What rule was broken, in words. */
+  msg: string;
+  /** Machine-readable rule, e.g. 'missing', 'pattern', 'maxLength'. */
+  type: string;
+}
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: ErrorDetail[] = [],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class ValidationError extends HttpError {
+  constructor(message: string, details: ErrorDetail[] = []) {
+    super(400, 'VALIDATION_ERROR', message, details);
+  }
+
+  /** One field broke one rule: the message names both. */
+  static field(loc: string[], type: string, msg: string): ValidationError {
+    return new ValidationError(`${loc.join('.')}: ${msg}`, [{ loc, msg, type }]);
+  }
+}
+
+export class MalformedRequestError extends HttpError {
+  constructor(message: string) {
+    super(400, 'MALFORMED_REQUEST', message);
+  }
+}
+
+export class UnauthorizedError extends HttpError {
+  /** `challenge` becomes the WWW-Authenticate header, e.g. 'Basic realm="messaging"'. */
+  constructor(message = 'Authentication required', challenge?: string) {
+    super(401, 'UNAUTHORIZED', message, [], challenge ? { 'WWW-Authenticate': challenge } : {});
+  }
+}
+
+export class ForbiddenError extends HttpError {
+  constructor(message = 'Forbidden') {
+    super(403, 'FORBIDDEN', message);
+  }
+}
+
+export class NotFoundError extends HttpError {
+  constructor(message = 'Not found') {
+    super(404, 'NOT_FOUND', message);
+  }
+}
+
+export class MethodNotAllowedError extends HttpError {
+  constructor(allowed: string[], message = 'Method not allowed') {
+    super(405, 'METHOD_NOT_ALLOWED', message, [], { Allow: allowed.join(', ') });
+  }
+}
+
+export class ConflictError extends HttpError {
+  constructor(message: string) {
+    super(409, 'CONFLICT', message);
+  }
+}
+
+export class PayloadTooLargeError extends HttpError {
+  constructor(message = 'Request body too large') {
+    super(413, 'PAYLOAD_TOO_LARGE', message);
+  }
+}
+
+export class UnsupportedMediaTypeError extends HttpError {
+  constructor(message: string) {
+    super(415, 'UNSUPPORTED_MEDIA_TYPE', message);
+  }
+}
+
+export class RateLimitedError extends HttpError {
+  constructor(
+    readonly retryAfterSeconds: number,
+    message = 'Rate limit exceeded',
+  ) {
+    super(429, 'RATE_LIMITED', message, [], { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+  }
+}
+
+export class UpstreamUnavailableError extends HttpError {
+  constructor(message = 'Service temporarily unavailable', retryAfterSeconds?: number) {
+    super(503, 'SERVICE_UNAVAILABLE', message, [], retryAfterSeconds ? { 'Retry-After': String(retryAfterSeconds) } : {});
+  }
+}
+
+export class BadGatewayError extends HttpError {
+  constructor(message: string) {
+    super(502, 'BAD_GATEWAY', message);
+  }
+}
+
+export class GatewayTimeoutError extends HttpError {
+  constructor(message: string) {
+    super(504, 'GATEWAY_TIMEOUT', message);
+  }
+}
+
+export class InternalError extends HttpError {
+  constructor(readonly errorId: string) {
+    super(500, 'INTERNAL_ERROR', `Unexpected error; quote error id ${errorId} to support`);
+  }
+}
