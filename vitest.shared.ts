@@ -1,4 +1,8 @@
+import { basename, join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+// `pnpm test` sets TEST_RESULTS_DIR to gather every package's results into one summary line.
+const resultsDir = process.env.TEST_RESULTS_DIR;
 
 /**
  * One test layout for every package (shared/STYLE.md §11): the test kind is in the file name.
@@ -8,6 +12,8 @@ import { defineConfig } from 'vitest/config';
 export function testProjects() {
   return defineConfig({
     test: {
+      reporters: resultsDir ? ['default', 'json'] : ['default'],
+      ...(resultsDir && { outputFile: { json: join(resultsDir, `${basename(process.cwd())}.json`) } }),
       projects: [
         {
           test: {

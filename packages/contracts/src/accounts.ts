@@ -11,7 +11,11 @@ export const PERMISSIONS = [
 export type Permission = (typeof PERMISSIONS)[number];
 
 /** Number intelligence view scopes (specification part 5, rule 2). */
-export const NUMBER_SCOPES = ['numbers:read', 'numbers:porting-history', 'numbers:live-status'] as const;
+export const NUMBER_SCOPES = [
+  'numbers:read',
+  'numbers:porting-history',
+  'numbers:live-status',
+] as const;
 export type NumberScope = (typeof NUMBER_SCOPES)[number];
 
 export interface AccountCallbacks {
@@ -51,3 +55,11 @@ export interface AccountState {
 }
 
 export const ACCOUNT_STATE_EVENT = 'account.state';
+
+export function isPermission(value: string): value is Permission {
+  return (PERMISSIONS as readonly string[]).includes(value);
+}
+
+export function isNumberScope(value: string): value is NumberScope {
+  return (NUMBER_SCOPES as readonly string[]).includes(value);
+}

@@ -1,1 +1,19 @@
+export {
+  type EmbeddedPostgres,
+  type EmbeddedPostgresOptions,
+  startEmbeddedPostgres,
+} from './embedded-postgres.js';
+export { type MigrateOptions, migrate } from './migrate/migrate.js';
+export {
+  MigrationChecksumError,
+  MigrationError,
+  MigrationFailedError,
+  MigrationLockTimeoutError,
+  MigrationsDirectoryError,
+  PreviousMigrationFailedError,
+} from './migrate/migration-errors.js';
+export { createPool, type PoolOptions } from './pool.js';
+export { createPrismaClient } from './prisma-client.js';
+export { type PrismaRawQueries, prismaSql } from './prisma-sql.js';
 export type { Sql } from './sql.js';
+export { withTransaction } from './transaction.js';

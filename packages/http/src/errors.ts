@@ -72,6 +72,12 @@ export class ConflictError extends HttpError {
   }
 }
 
+export class NotAcceptableError extends HttpError {
+  constructor(message = 'None of the accepted media types can be produced') {
+    super(406, 'NOT_ACCEPTABLE', message);
+  }
+}
+
 export class PayloadTooLargeError extends HttpError {
   constructor(message = 'Request body too large') {
     super(413, 'PAYLOAD_TOO_LARGE', message);
@@ -89,13 +95,28 @@ export class RateLimitedError extends HttpError {
     readonly retryAfterSeconds: number,
     message = 'Rate limit exceeded',
   ) {
-    super(429, 'RATE_LIMITED', message, [], { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+    super(429, 'RATE_LIMITED', message, [], {
+      'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
+    });
   }
 }
 
 export class UpstreamUnavailableError extends HttpError {
   constructor(message = 'Service temporarily unavailable', retryAfterSeconds?: number) {
-    super(503, 'SERVICE_UNAVAILABLE', message, [], retryAfterSeconds ? { 'Retry-After': String(retryAfterSeconds) } : {});
+    super(
+      503,
+      'SERVICE_UNAVAILABLE',
+      message,
+      [],
+      retryAfterSeconds ? { 'Retry-After': String(retryAfterSeconds) } : {},
+    );
+  }
+}
+
+/** The document describes the operation but this service has no handler for it (yet). */
+export class NotImplementedError extends HttpError {
+  constructor(message = 'Not implemented') {
+    super(501, 'NOT_IMPLEMENTED', message);
   }
 }
 
@@ -112,7 +133,14 @@ export class GatewayTimeoutError extends HttpError {
 }
 
 export class InternalError extends HttpError {
-  constructor(readonly errorId: string) {
+  /**
+   * `errorId` ties the response to the log line carrying the real error. `debugStack` is that
+   * error's stack, set only when the service exposes stacks (development); never in production.
+   */
+  constructor(
+    readonly errorId: string,
+    readonly debugStack?: string,
+  ) {
     super(500, 'INTERNAL_ERROR', `Unexpected error; quote error id ${errorId} to support`);
   }
 }

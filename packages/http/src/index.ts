@@ -1,1 +1,15 @@
+// Declares req.requestId and req.log on express's Request for every user of this package.
+import './request-context.js';
+
+export { createService, type ServiceOptions } from './create-service.js';
+export { type ErrorFormat, type ErrorResponse, jsonErrorFormat } from './error-format.js';
 export * from './errors.js';
+export type { ReadinessCheck } from './health.js';
+export {
+  onSigterm,
+  type ShutdownHandle,
+  type ShutdownStep,
+  type SigtermOptions,
+} from './shutdown.js';
+export { type RunningServer, type ServerOptions, startServer } from './start-server.js';
+export { type BuiltService, type RunServiceOptions, runService } from './run-service.js';

@@ -1,0 +1,47 @@
+import { csv, int, loadConfig, logLevel, port, z } from '@msg/config';
+
+
+/** Settings of the all-in-one embedded suite (`pnpm start`). Every one is optional. */
+export const suiteSettings = z.object({
+  PORT: port(8080).describe('Port of the gateway, the public entry.'),
+  HOST: z.string().default('127.0.0.1').describe('Address the gateway listens on.'),
+  ADMIN_PORT: port(8081).describe('Port of the internal admin API (for `pnpm admin ...`).'),
+  ADMIN_TOKEN: z
+    .string()
+    .min(16)
+    .optional()
+    .describe('Operator token of the admin API; a random one is generated and printed when unset.'),
+  DATABASE_URL: z
+    .url()
+    .optional()
+    .describe('Real Postgres to use instead of the embedded PGlite database.'),
+  EMBEDDED_DATA_DIR: z
+    .string()
+    .default('.data/pglite')
+    .describe('Where the embedded database keeps its files; "memory" keeps nothing on disk.'),
+  KAFKA_BROKERS: csv()
+    .optional()
+    .describe('Real Kafka brokers to use instead of the in-process bus.'),
+  DEMO_USERNAME: z.string().default('demo').describe('Name of the seeded demo account.'),
+  DEMO_PASSWORD: z
+    .string()
+    .min(8)
+    .optional()
+    .describe('Password of the demo account; generated and printed when unset.'),
+  DEMO_API_KEY: z
+    .string()
+    .min(16)
+    .optional()
+    .describe('API key of the demo account; generated and printed when unset.'),
+  JWT_KEYS: z.string().optional().describe('Token signing keys (kid:secret,...); generated when unset.'),
+  LOG_LEVEL: logLevel('warn'),
+  READY_TIMEOUT_MS: int({ min: 1000, max: 600_000, default: 60_000 }).describe(
+    'How long start-up waits for every service to be ready.',
+  ),
+});
+
+export type SuiteConfig = z.infer<typeof suiteSettings>;
+
+export function loadSuiteConfig(env: NodeJS.ProcessEnv = process.env): SuiteConfig {
+  return loadConfig(suiteSettings, env);
+}

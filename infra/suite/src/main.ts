@@ -1,0 +1,40 @@
+import { exitOnConfigError } from '@msg/config';
+import { createLogger } from '@msg/logger';
+import { loadSuiteConfig } from './config.js';
+import { startSuite } from './suite.js';
+
+const config = exitOnConfigError(() => loadSuiteConfig());
+const logger = createLogger({ service: 'suite', level: config.LOG_LEVEL });
+const suite = await startSuite(config, logger);
+
+const banner = `
+Messaging platform is running${suite.embeddedDatabase ? ' on embedded PGlite' : ' on Postgres'} and ${
+  suite.inProcessBus ? 'the in-process bus' : 'Kafka'
+}.
+
+  Gateway (public API)   ${suite.gatewayUrl}
+  API documentation      ${suite.gatewayUrl}/docs
+  Admin API (internal)   ${suite.adminUrl}   token: ${suite.adminToken}
+
+Demo account (every permission and scope):
+  username   ${suite.demo.username}
+  password   ${suite.demo.password}
+  API key    ${suite.demo.apiKey}
+
+Try:
+  curl -s ${suite.gatewayUrl}/v1/oauth/token -H 'content-type: application/json' \\
+    -d '{"client_id":"${suite.demo.username}","client_secret":"${suite.demo.apiKey}","grant_type":"client_credentials"}'
+  ADMIN_URL=${suite.adminUrl} ADMIN_TOKEN=${suite.adminToken} pnpm admin list
+
+Ctrl-C stops everything.
+`;
+process.stdout.write(banner);
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    void suite.stop().then(() => process.exit(0));
+  });
+}

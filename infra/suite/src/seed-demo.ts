@@ -1,0 +1,38 @@
+import { NUMBER_SCOPES, PERMISSIONS } from '@msg/contracts';
+import got, { HTTPError } from 'got';
+
+export interface DemoAccount {
+  username: string;
+  password: string;
+  apiKey: string;
+}
+
+/**
+ * Makes sure the demo account exists with every permission and scope, the given password and API
+ * key — through the admin API, exactly as an operator would. Safe to run on every start.
+ */
+export async function seedDemoAccount(adminUrl: string, adminToken: string, demo: DemoAccount) {
+  const api = got.extend({
+    prefixUrl: `${adminUrl}/internal/v1/accounts`,
+    headers: { authorization: `Bearer ${adminToken}` },
+    responseType: 'json',
+    timeout: { request: 30_000 },
+  });
+  const name = encodeURIComponent(demo.username);
+  const settings = { permissions: [...PERMISSIONS], numberScopes: [...NUMBER_SCOPES] };
+  try {
+    await api.get(name);
+    await api.patch(name, { json: { ...settings, callbacks: {} } });
+    await api.post(`${name}/enable`);
+  } catch (error) {
+    if (!(error instanceof HTTPError && error.response.statusCode === 404)) throw error;
+    await api.post('', { json: { name: demo.username, ...settings } });
+  }
+  await api.put(`${name}/password`, { json: { password: demo.password } });
+  const account = await api.get(name).json<{ apiKeys: { id: string; prefix: string }[] }>();
+  // Replace an earlier demo key of the same prefix rather than piling keys up across restarts.
+  for (const key of account.apiKeys.filter((k) => demo.apiKey.startsWith(k.prefix))) {
+    await api.delete(`${name}/api-keys/${key.id}`);
+  }
+  await api.post(`${name}/api-keys`, { json: { apiKey: demo.apiKey } });
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { makeAccount } from '../test/support/accounts.js';
+import { parseAccountState } from './account-state-parser.js';
+
+describe('parseAccountState', () => {
+  it('when the payload is a complete account, then it comes back equal', () => {
+    const account = makeAccount({
+      apiKeys: [{ id: 'k', hash: 'scrypt$x', createdAt: '2025-01-01T00:00:00Z' }],
+    });
+
+    expect(parseAccountState(JSON.parse(JSON.stringify(account)))).toEqual(account);
+  });
+
+  it('when it lists permissions or scopes this build does not know, then those are dropped, not the account', () => {
+    const parsed = parseAccountState({
+      ...makeAccount(),
+      permissions: ['sms', 'future_thing'],
+      numberScopes: ['numbers:read', 'numbers:future'],
+    });
+
+    expect(parsed?.permissions).toEqual(['sms']);
+    expect(parsed?.numberScopes).toEqual(['numbers:read']);
+  });
+
+  it.each([
+    ['not an object', 'account'],
+    ['no id', { ...makeAccount(), id: '' }],
+    ['unknown status', { ...makeAccount(), status: 'suspended' }],
+    ['password hash not a string', { ...makeAccount(), passwordHash: 12 }],
+    ['api key without hash', { ...makeAccount(), apiKeys: [{ id: 'k', createdAt: 'x' }] }],
+    ['ip list not strings', { ...makeAccount(), ipAllowList: [1] }],
+    ['version missing', { ...makeAccount(), version: undefined }],
+    ['rate limit missing', { ...makeAccount(), rateLimit: null }],
+    [
+      'bad callback method',
+      { ...makeAccount(), callbacks: { ...makeAccount().callbacks, replyPathMethod: 'PUT' } },
+    ],
+  ])('when the payload has %s, then it is rejected', (_case, payload) => {
+    expect(parseAccountState(payload)).toBeNull();
+  });
+});

@@ -1,0 +1,17 @@
+export { DeadLetterHeader } from './dead-letter.js';
+export { createInProcessBus, type InProcessBusOptions } from './in-process-bus.js';
+export { createKafkaBus, type KafkaBusOptions } from './kafka-bus.js';
+export { claimEvent } from './outbox/claim-event.js';
+export { enqueueOutbox } from './outbox/enqueue.js';
+export { outboxMigrationSql } from './outbox/migration.js';
+export { busReadiness } from './readiness.js';
+export { createOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './outbox/relay.js';
+export type {
+  Bus,
+  BusMessage,
+  ConsumedMessage,
+  HandlerRetryOptions,
+  SubscribeOptions,
+  Subscription,
+  TopicSpec,
+} from './types.js';

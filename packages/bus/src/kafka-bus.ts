@@ -1,0 +1,213 @@
+import { Topics } from '@msg/contracts';
+import type { Logger } from '@msg/logger';
+import { type Admin, Kafka, logLevel, type Message, Partitioners, type Producer } from 'kafkajs';
+import { errorMessage } from './handler-retry.js';
+import { encodeMessage } from './kafka-codec.js';
+import { kafkaLogCreator } from './kafka-logging.js';
+import { type KafkaSubscription, startKafkaSubscription } from './kafka-subscription.js';
+import {
+  type Bus,
+  DEFAULT_HANDLER_RETRY,
+  DEFAULT_PARTITIONS,
+  type HandlerRetryOptions,
+  type TopicSpec,
+} from './types.js';
+
+export interface KafkaBusOptions {
+  brokers: string[];
+  clientId: string;
+  logger: Logger;
+  handlerRetry?: HandlerRetryOptions;
+  /** Partitions whose handlers may run at once; within a partition it is one at a time. */
+  partitionsConsumedConcurrently?: number;
+  /**
+   * How long the group waits for a silent member before giving its partitions away. kafkajs
+   * heartbeats only between messages, so a handler must finish well within it. Default 30 s.
+   */
+  sessionTimeoutMs?: number;
+}
+
+const CLIENT_RETRY = { initialRetryTime: 300, maxRetryTime: 5_000, retries: 8 };
+/**
+ * Bounded, so a publish fails while the broker is away instead of hanging forever; the outbox
+ * relay then tries again. Roughly 20 s of retrying.
+ */
+const PRODUCER_RETRY = { initialRetryTime: 300, maxRetryTime: 5_000, retries: 6 };
+const HEALTH_PROBE_MS = 5_000;
+
+/**
+ * The bus on Kafka (kafkajs): idempotent producer with acks from all in-sync replicas, default
+ * (murmur2) key partitioning, consumer groups, offsets committed only after the handler
+ * succeeded (at-least-once), retries then dead-letter, and automatic recovery from broker
+ * restarts. Connects in the background at once; operations wait for the connection.
+ */
+export function createKafkaBus({
+  brokers,
+  clientId,
+  logger,
+  handlerRetry = DEFAULT_HANDLER_RETRY,
+  partitionsConsumedConcurrently = DEFAULT_PARTITIONS,
+  sessionTimeoutMs = 30_000,
+}: KafkaBusOptions): Bus {
+  const log = logger.child({ component: 'bus' });
+  const kafka = new Kafka({
+    clientId,
+    brokers,
+    connectionTimeout: 3_000,
+    retry: CLIENT_RETRY,
+    logLevel: logLevel.WARN,
+    logCreator: kafkaLogCreator(logger),
+  });
+  const subscriptions = new Set<KafkaSubscription>();
+  let adminConnection: Promise<Admin> | undefined;
+  let producerConnection: Promise<Producer> | undefined;
+  let healthy = false;
+  let healthProbe: NodeJS.Timeout | undefined;
+  let closed = false;
+
+  function connectAdmin(): Promise<Admin> {
+    adminConnection ??= (async () => {
+      const admin = kafka.admin({ retry: CLIENT_RETRY });
+      await admin.connect();
+      return admin;
+    })().catch((error: unknown) => {
+      adminConnection = undefined;
+      throw error;
+    });
+    return adminConnection;
+  }
+
+  function connectProducer(): Promise<Producer> {
+    producerConnection ??= (async () => {
+      const producer = kafka.producer({
+        idempotent: true,
+        // One request in flight per broker: a retried batch cannot overtake the next one.
+        maxInFlightRequests: 1,
+        allowAutoTopicCreation: false,
+        createPartitioner: Partitioners.DefaultPartitioner,
+        retry: PRODUCER_RETRY,
+      });
+      await producer.connect();
+      return producer;
+    })().catch((error: unknown) => {
+      producerConnection = undefined;
+      throw error;
+    });
+    return producerConnection;
+  }
+
+  /**
+   * After a failed send the idempotent producer's sequence numbers may be out of step with the
+   * broker's, which kafkajs never recovers from; a fresh producer gets a fresh producer id.
+   */
+  function discardProducer(failed: Promise<Producer>): void {
+    if (producerConnection !== failed) return;
+    producerConnection = undefined;
+    failed.then((p) => p.disconnect()).catch(() => {});
+  }
+
+  function setHealth(ok: boolean): void {
+    if (closed) return;
+    healthy = ok;
+    if (ok) {
+      clearInterval(healthProbe);
+      healthProbe = undefined;
+    } else {
+      // Nothing may publish for a while: find out by ourselves when the broker is back.
+      healthProbe ??= setInterval(() => {
+        connectAdmin()
+          .then((admin) => admin.describeCluster())
+          .then(
+            () => setHealth(true),
+            () => {},
+          );
+      }, HEALTH_PROBE_MS).unref();
+    }
+  }
+
+  async function send(topic: string, messages: Message[]): Promise<void> {
+    if (closed) throw new Error('bus: closed');
+    if (messages.length === 0) return;
+    const connection = connectProducer();
+    try {
+      const producer = await connection;
+      await producer.send({ topic, messages, acks: -1 });
+      setHealth(true);
+    } catch (error) {
+      discardProducer(connection);
+      setHealth(false);
+      log.warn('bus publish failed', { topic, count: messages.length, error: errorMessage(error) });
+      throw error;
+    }
+  }
+
+  async function ensureTopics(specs: TopicSpec[]): Promise<void> {
+    const admin = await connectAdmin();
+    const existing = new Set(await admin.listTopics());
+    const missing = specs.filter((s) => !existing.has(s.topic));
+    if (missing.length === 0) return;
+    // Returns false instead of failing when another replica created them first.
+    await admin.createTopics({
+      waitForLeaders: true,
+      topics: missing.map(({ topic, partitions = DEFAULT_PARTITIONS, compacted = false }) => ({
+        topic,
+        numPartitions: partitions,
+        configEntries: compacted ? [{ name: 'cleanup.policy', value: 'compact' }] : [],
+      })),
+    });
+    log.info('bus topics created', { topics: missing.map((s) => s.topic) });
+  }
+
+  // Connect now so that isReady() turns true without waiting for a first publish.
+  connectProducer().then(
+    () => setHealth(true),
+    (error: unknown) => {
+      log.warn('bus connect failed', { error: errorMessage(error) });
+      setHealth(false);
+    },
+  );
+
+  return {
+    ensureTopics,
+
+    publish: (topic, messages) => send(topic, messages.map(encodeMessage)),
+
+    async subscribe(opts) {
+      if (closed) throw new Error('bus: closed');
+      await ensureTopics([{ topic: Topics.deadLetter }]);
+      const subscription = await startKafkaSubscription(
+        {
+          kafka,
+          admin: connectAdmin,
+          sendDeadLetter: (message) => send(Topics.deadLetter, [message]),
+          logger: log,
+          handlerRetry,
+          partitionsConsumedConcurrently,
+          sessionTimeoutMs,
+          onHealth: setHealth,
+        },
+        opts,
+      );
+      subscriptions.add(subscription);
+      return {
+        caughtUp: () => subscription.caughtUp(),
+        async stop() {
+          subscriptions.delete(subscription);
+          await subscription.stop();
+        },
+      };
+    },
+
+    isReady: () => !closed && healthy && ![...subscriptions].some((s) => s.isCrashed()),
+
+    async close() {
+      if (closed) return;
+      await Promise.allSettled([...subscriptions].map((s) => s.stop()));
+      subscriptions.clear();
+      closed = true;
+      clearInterval(healthProbe);
+      const connections = [producerConnection, adminConnection];
+      await Promise.allSettled(connections.map((c) => c?.then((client) => client.disconnect())));
+    },
+  };
+}

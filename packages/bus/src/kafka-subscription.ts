@@ -1,0 +1,293 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Topics } from '@msg/contracts';
+import type { Logger } from '@msg/logger';
+import type { Admin, Consumer, EachMessagePayload, Kafka, Message } from 'kafkajs';
+import { createCaughtUpTracker, type PartitionTarget } from './caught-up.js';
+import { type DeadLetterOrigin, deadLetterHeaders } from './dead-letter.js';
+import { errorMessage, runHandlerWithRetries } from './handler-retry.js';
+import { decodeEnvelope, decodeHeaders } from './kafka-codec.js';
+import {
+  type ConsumedMessage,
+  DEFAULT_MAX_ATTEMPTS,
+  type HandlerRetryOptions,
+  type SubscribeOptions,
+  type Subscription,
+} from './types.js';
+
+export interface KafkaSubscriptionDeps {
+  kafka: Kafka;
+  admin: () => Promise<Admin>;
+  /** Sends raw records (a poison message may not even be JSON) to Topics.deadLetter. */
+  sendDeadLetter: (message: Message) => Promise<void>;
+  logger: Logger;
+  handlerRetry: HandlerRetryOptions;
+  partitionsConsumedConcurrently: number;
+  sessionTimeoutMs: number;
+  onHealth: (healthy: boolean) => void;
+}
+
+export interface KafkaSubscription extends Subscription {
+  /** True while the consumer is down after a crash and waiting to be restarted. */
+  isCrashed(): boolean;
+}
+
+/** Thrown from eachMessage while stopping, so kafkajs does not mark the message consumed. */
+class SubscriptionStoppingError extends Error {
+  override name = 'SubscriptionStoppingError';
+}
+
+const CONSUMER_RETRY = { initialRetryTime: 300, maxRetryTime: 5_000, retries: 10 };
+const RESTART_DELAY_MS = 2_000;
+const COMMITTED_POLL_MS = 500;
+
+export async function startKafkaSubscription(
+  deps: KafkaSubscriptionDeps,
+  opts: SubscribeOptions,
+): Promise<KafkaSubscription> {
+  const { logger, kafka } = deps;
+  const { groupId, topics } = opts;
+  const fromBeginning = opts.fromBeginning ?? false;
+  const maxAttempts = opts.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  const abort = new AbortController();
+  const log = logger.child({ groupId });
+
+  const admin = await deps.admin();
+  const existing = new Set(await admin.listTopics());
+  const missing = topics.filter((t) => !existing.has(t));
+  if (missing.length > 0) {
+    throw new Error(`bus: topics ${missing.join(', ')} do not exist; call ensureTopics first`);
+  }
+  // A fresh broker answers "not the coordinator" until its offsets topic exists; kafkajs'
+  // admin does not retry that itself.
+  const plan = await retrying(() => planStart(admin, groupId, topics, fromBeginning), abort.signal);
+  const tracker = createCaughtUpTracker(plan.targets);
+
+  let consumer: Consumer | undefined;
+  let crashed = false;
+  let poller: Promise<void> | undefined;
+
+  async function eachMessage({ topic, partition, message, heartbeat }: EachMessagePayload) {
+    const headers = decodeHeaders(message.headers);
+    const origin = { topic, partition, offset: message.offset, groupId, headers };
+    let consumed: ConsumedMessage;
+    try {
+      consumed = {
+        topic,
+        partition,
+        offset: message.offset,
+        key: message.key?.toString('utf8') ?? null,
+        value: decodeEnvelope(message.value),
+        headers,
+      };
+    } catch (error) {
+      await deadLetter(message, { ...origin, error, attempts: 0 });
+      return;
+    }
+    const outcome = await runHandlerWithRetries({
+      handler: opts.handler,
+      message: consumed,
+      groupId,
+      maxAttempts,
+      retry: deps.handlerRetry,
+      signal: abort.signal,
+      logger: log,
+      betweenAttempts: heartbeat,
+    });
+    if (outcome.kind === 'stopped') throw new SubscriptionStoppingError('subscription stopping');
+    if (outcome.kind === 'failed') {
+      await deadLetter(message, { ...origin, error: outcome.error, attempts: outcome.attempts });
+    }
+    tracker.advance(topic, partition, BigInt(message.offset) + 1n);
+  }
+
+  async function deadLetter(message: EachMessagePayload['message'], origin: DeadLetterOrigin) {
+    // A failure while consuming the dead-letter topic itself is only logged: sending the
+    // message back there would loop forever.
+    const dropped = origin.topic === Topics.deadLetter;
+    log.error(dropped ? 'bus dead letter dropped' : 'bus message dead-lettered', {
+      topic: origin.topic,
+      partition: origin.partition,
+      offset: origin.offset,
+      attempts: origin.attempts,
+      error: errorMessage(origin.error),
+    });
+    if (dropped) {
+      tracker.advance(origin.topic, origin.partition, BigInt(origin.offset) + 1n);
+      return;
+    }
+    // If this throws, kafkajs redelivers the message: it is never skipped without a trace.
+    await deps.sendDeadLetter({
+      key: message.key,
+      value: message.value,
+      headers: deadLetterHeaders(origin),
+    });
+    tracker.advance(origin.topic, origin.partition, BigInt(origin.offset) + 1n);
+  }
+
+  async function run(): Promise<void> {
+    const c = kafka.consumer({
+      groupId,
+      allowAutoTopicCreation: false,
+      sessionTimeout: deps.sessionTimeoutMs,
+      // Bounds how long a stop waits for an idle fetch; new data returns at once anyway.
+      maxWaitTimeInMs: 1_000,
+      retry: {
+        ...CONSUMER_RETRY,
+        // kafkajs restarts itself after retriable crashes (broker gone, say) unless we stop.
+        restartOnFailure: async () => !abort.signal.aborted,
+      },
+    });
+    consumer = c;
+    c.on(c.events.CRASH, ({ payload }) => {
+      crashed = true;
+      deps.onHealth(false);
+      log.warn('bus consumer crashed', {
+        error: errorMessage(payload.error),
+        restart: payload.restart,
+      });
+      // kafkajs gives up on errors it deems fatal; a long-running service must not.
+      if (!payload.restart && !abort.signal.aborted) void restartLater(c);
+    });
+    c.on(c.events.GROUP_JOIN, ({ payload }) => {
+      crashed = false;
+      deps.onHealth(true);
+      // kafkajs would resolve "latest" at its first fetch, later than subscribe() resolved, and
+      // so skip messages published in between. Starting at the end seen at subscribe time makes
+      // "only new messages" mean "published after subscribe()" — and commits that position.
+      // Only at the first join: later, committed offsets say where the group is.
+      for (const [topic, partitions] of Object.entries(payload.memberAssignment)) {
+        for (const partition of partitions) {
+          const seek = plan.startAtEnd.get(`${topic}:${partition}`);
+          if (seek) c.seek(seek);
+        }
+      }
+      plan.startAtEnd.clear();
+    });
+    c.on(c.events.FETCH, () => {
+      crashed = false;
+    });
+    await c.connect();
+    await c.subscribe({ topics, fromBeginning });
+    await c.run({
+      partitionsConsumedConcurrently: deps.partitionsConsumedConcurrently,
+      eachMessage,
+    });
+  }
+
+  async function restartLater(old: Consumer): Promise<void> {
+    await old.disconnect().catch(() => {});
+    while (!abort.signal.aborted) {
+      try {
+        await sleep(RESTART_DELAY_MS, undefined, { signal: abort.signal });
+        await run();
+        log.warn('bus consumer restarted');
+        return;
+      } catch (error) {
+        if (abort.signal.aborted) return;
+        log.warn('bus consumer restart failed', { error: errorMessage(error) });
+        await consumer?.disconnect().catch(() => {});
+      }
+    }
+  }
+
+  /** Folds in the group's committed offsets: another member may own some partitions. */
+  async function pollCommitted(): Promise<void> {
+    while (!tracker.isCaughtUp() && !abort.signal.aborted) {
+      try {
+        const pending = tracker.pending();
+        const committed = await admin.fetchOffsets({
+          groupId,
+          topics: [...new Set(pending.map((p) => p.topic))],
+        });
+        for (const { topic, partitions } of committed) {
+          for (const { partition, offset } of partitions) {
+            if (Number(offset) >= 0) tracker.advance(topic, partition, BigInt(offset));
+          }
+        }
+        await sleep(COMMITTED_POLL_MS, undefined, { signal: abort.signal });
+      } catch {
+        if (abort.signal.aborted) return;
+        await sleep(COMMITTED_POLL_MS);
+      }
+    }
+  }
+
+  try {
+    await run();
+  } catch (error) {
+    abort.abort();
+    await consumer?.disconnect().catch(() => {});
+    throw error;
+  }
+
+  return {
+    caughtUp() {
+      if (!tracker.isCaughtUp()) poller ??= pollCommitted();
+      return tracker.promise();
+    },
+    isCrashed: () => crashed,
+    async stop() {
+      if (abort.signal.aborted) return;
+      abort.abort();
+      tracker.abandon(new Error('bus: subscription stopped before it caught up'));
+      // disconnect() waits for the handler in flight and commits the offsets resolved so far.
+      await consumer?.disconnect();
+      await poller;
+    },
+  };
+}
+
+interface StartPlan {
+  targets: PartitionTarget[];
+  /** Partitions without a committed offset where only new messages are wanted: seek to `end`. */
+  startAtEnd: Map<string, { topic: string; partition: number; offset: string }>;
+}
+
+/** The end offset of every partition now, and where this group will start reading it. */
+async function planStart(
+  admin: Admin,
+  groupId: string,
+  topics: string[],
+  fromBeginning: boolean,
+): Promise<StartPlan> {
+  const committed = new Map<string, bigint>();
+  for (const { topic, partitions } of await admin.fetchOffsets({ groupId, topics })) {
+    for (const { partition, offset } of partitions) {
+      committed.set(`${topic}:${partition}`, BigInt(offset));
+    }
+  }
+  const plan: StartPlan = { targets: [], startAtEnd: new Map() };
+  for (const topic of topics) {
+    for (const { partition, high, low } of await admin.fetchTopicOffsets(topic)) {
+      const end = BigInt(high);
+      const earliest = BigInt(low);
+      const position = committed.get(`${topic}:${partition}`) ?? -1n;
+      // Mirrors auto.offset.reset: without a valid committed offset, start at the oldest
+      // retained message or at the end.
+      const valid = position >= earliest;
+      const start = valid ? position : fromBeginning ? earliest : end;
+      if (!valid && !fromBeginning) {
+        plan.startAtEnd.set(`${topic}:${partition}`, { topic, partition, offset: high });
+      }
+      plan.targets.push({ topic, partition, start, end });
+    }
+  }
+  return plan;
+}
+
+async function retrying<T>(work: () => Promise<T>, signal: AbortSignal, attempts = 10): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (attempt >= attempts || !isRetriable(error)) throw error;
+      await sleep(Math.min(3_000, 200 * 2 ** attempt), undefined, { signal });
+    }
+  }
+}
+
+function isRetriable(error: unknown): boolean {
+  return (
+    typeof error === 'object' && error !== null && 'retriable' in error && error.retriable === true
+  );
+}

@@ -1,0 +1,191 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { EventEnvelope } from '@msg/contracts';
+import type { Logger } from '@msg/logger';
+import type { Pool, PoolClient } from 'pg';
+import { errorMessage } from '../handler-retry.js';
+import type { Bus, BusMessage } from '../types.js';
+import { quoteSchema } from './schema-name.js';
+
+export interface OutboxRelayOptions {
+  pool: Pool;
+  schema: string;
+  bus: Bus;
+  logger: Logger;
+  /** Pause between looks at an empty outbox. Default 250 ms. */
+  pollIntervalMs?: number;
+  /** Rows per transaction. Default 500. */
+  batchSize?: number;
+}
+
+export interface OutboxRelay {
+  start(): void;
+  /** Finishes the batch in flight, then stops. */
+  stop(): Promise<void>;
+  /** Publishes every row pending now (this relay's count); for tests and shutdown. */
+  drain(): Promise<number>;
+}
+
+interface OutboxRow {
+  seq: string;
+  id: string;
+  topic: string;
+  key: string;
+  value: EventEnvelope;
+  headers: Record<string, string> | null;
+}
+
+/** Advisory-lock namespace of outbox relays ('outb'); the second key is the schema's hash. */
+const RELAY_LOCK_CLASS = 0x6f757462;
+const MAX_ERROR_BACKOFF_MS = 10_000;
+
+/**
+ * Publishes outbox rows in `seq` order and marks them published, at-least-once: a crash after
+ * publishing and before the commit publishes them again (consumers dedupe on the event id).
+ * Replicas take turns through a transaction-scoped advisory lock, so rows of one key are never
+ * published by two relays at once and out of order; FOR UPDATE SKIP LOCKED additionally keeps
+ * any row from being taken twice.
+ */
+export function createOutboxRelay({
+  pool,
+  schema,
+  bus,
+  logger,
+  pollIntervalMs = 250,
+  batchSize = 500,
+}: OutboxRelayOptions): OutboxRelay {
+  const table = `${quoteSchema(schema)}."outbox_event"`;
+  const log = logger.child({ component: 'outbox-relay', schema });
+  let queue: Promise<unknown> = Promise.resolve();
+  let loop: Promise<void> | undefined;
+  let stopping: AbortController | undefined;
+
+  /** One batch at a time per relay, whether from the loop or from drain(). */
+  function serialized<T>(work: () => Promise<T>): Promise<T> {
+    const run = queue.then(work);
+    queue = run.catch(() => {});
+    return run;
+  }
+
+  async function relayBatch(): Promise<number> {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const { rows: lock } = await client.query<{ locked: boolean }>(
+        'SELECT pg_try_advisory_xact_lock($1, hashtext($2)) AS locked',
+        [RELAY_LOCK_CLASS, schema],
+      );
+      if (!lock[0]?.locked) {
+        await client.query('COMMIT');
+        client.release();
+        return 0;
+      }
+      const { rows } = await client.query<OutboxRow>(
+        `SELECT "seq", "id", "topic", "key", "value", "headers" FROM ${table}
+         WHERE "published_at" IS NULL ORDER BY "seq" LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        [batchSize],
+      );
+      for (const run of runsByTopic(rows)) {
+        await bus.publish(run.topic, run.messages);
+      }
+      if (rows.length > 0) {
+        await client.query(
+          `UPDATE ${table} SET "published_at" = now() WHERE "seq" = ANY($1::bigint[])`,
+          [rows.map((r) => r.seq)],
+        );
+      }
+      await client.query('COMMIT');
+      client.release();
+      return rows.length;
+    } catch (error) {
+      await rollback(client);
+      throw error;
+    }
+  }
+
+  async function rollback(client: PoolClient): Promise<void> {
+    try {
+      await client.query('ROLLBACK');
+      client.release();
+    } catch (error) {
+      // The connection itself is broken: drop it from the pool.
+      client.release(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  async function pendingUpTo(seq: string): Promise<boolean> {
+    const { rows } = await pool.query(
+      `SELECT 1 FROM ${table} WHERE "published_at" IS NULL AND "seq" <= $1 LIMIT 1`,
+      [seq],
+    );
+    return rows.length > 0;
+  }
+
+  async function runLoop(signal: AbortSignal): Promise<void> {
+    let failures = 0;
+    while (!signal.aborted) {
+      let delay = pollIntervalMs;
+      try {
+        const published = await serialized(relayBatch);
+        failures = 0;
+        // A full batch means more is probably waiting.
+        if (published >= batchSize) delay = 0;
+      } catch (error) {
+        failures++;
+        delay = Math.min(MAX_ERROR_BACKOFF_MS, pollIntervalMs * 2 ** failures);
+        log.warn('outbox relay batch failed', {
+          failures,
+          retryInMs: delay,
+          error: errorMessage(error),
+        });
+      }
+      if (delay > 0) await sleep(delay, undefined, { signal }).catch(() => {});
+    }
+  }
+
+  return {
+    start() {
+      if (loop) return;
+      stopping = new AbortController();
+      loop = runLoop(stopping.signal);
+    },
+
+    async stop() {
+      stopping?.abort();
+      await loop;
+      loop = undefined;
+    },
+
+    async drain() {
+      const { rows } = await pool.query<{ last: string | null }>(
+        `SELECT max("seq")::text AS last FROM ${table} WHERE "published_at" IS NULL`,
+      );
+      const last = rows[0]?.last;
+      if (!last) return 0;
+      let total = 0;
+      for (;;) {
+        const published = await serialized(relayBatch);
+        total += published;
+        if (published > 0) continue;
+        // Nothing for us: either all done, or another relay holds the turn right now.
+        if (!(await pendingUpTo(last))) return total;
+        await sleep(50);
+      }
+    },
+  };
+}
+
+/** Consecutive rows of one topic, in seq order: one publish call each, keeping overall order. */
+function runsByTopic(rows: OutboxRow[]): { topic: string; messages: BusMessage[] }[] {
+  const runs: { topic: string; messages: BusMessage[] }[] = [];
+  for (const row of rows) {
+    const message: BusMessage = {
+      key: row.key,
+      value: row.value,
+      ...(row.headers ? { headers: row.headers } : {}),
+    };
+    const last = runs.at(-1);
+    if (last && last.topic === row.topic) last.messages.push(message);
+    else runs.push({ topic: row.topic, messages: [message] });
+  }
+  return runs;
+}

@@ -1,0 +1,124 @@
+import { makeEvent, Topics } from '@msg/contracts';
+import { ConfigResourceTypes, Kafka, logLevel } from 'kafkajs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Bus, createKafkaBus, DeadLetterHeader } from '../src/index.js';
+import { busContract } from './bus-contract.js';
+import { eventually, quietLogger, testKafkaBrokers, uniqueName } from './helpers.js';
+import { connectTestAdmin, waitForStableGroup } from './kafka-admin.js';
+
+const fastRetry = { initialDelayMs: 20, maxDelayMs: 100 };
+
+busContract('kafka bus', async () => {
+  const admin = await connectTestAdmin(testKafkaBrokers);
+  const bus = createKafkaBus({
+    brokers: testKafkaBrokers,
+    clientId: 'bus-contract-test',
+    logger: quietLogger(),
+    handlerRetry: fastRetry,
+  });
+  return {
+    bus,
+    groupSettled: (groupId, members) => waitForStableGroup(admin, groupId, members),
+    async close() {
+      await bus.close();
+      await admin.disconnect();
+    },
+  };
+});
+
+describe('kafka bus', () => {
+  let bus: Bus;
+  const admin = connectTestAdmin(testKafkaBrokers);
+
+  beforeAll(() => {
+    bus = createKafkaBus({
+      brokers: testKafkaBrokers,
+      clientId: 'bus-kafka-test',
+      logger: quietLogger(),
+      handlerRetry: fastRetry,
+    });
+  });
+  afterAll(async () => {
+    await bus.close();
+    await (await admin).disconnect();
+  });
+
+  it('when topics are ensured, then they get the asked partitions and compaction', async () => {
+    const compacted = uniqueName('compacted');
+    const plain = uniqueName('plain');
+    await bus.ensureTopics([
+      { topic: compacted, compacted: true, partitions: 2 },
+      { topic: plain },
+    ]);
+
+    const { topics } = await (await admin).fetchTopicMetadata({ topics: [compacted, plain] });
+    expect(topics.find((t) => t.name === compacted)?.partitions).toHaveLength(2);
+    expect(topics.find((t) => t.name === plain)?.partitions).toHaveLength(3);
+    const configs = await (await admin).describeConfigs({
+      includeSynonyms: false,
+      resources: [
+        { type: ConfigResourceTypes.TOPIC, name: compacted, configNames: ['cleanup.policy'] },
+        { type: ConfigResourceTypes.TOPIC, name: plain, configNames: ['cleanup.policy'] },
+      ],
+    });
+    const policy = (name: string) =>
+      configs.resources.find((r) => r.resourceName === name)?.configEntries[0]?.configValue;
+    expect(policy(compacted)).toBe('compact');
+    expect(policy(plain)).toBe('delete');
+  });
+
+  it('when connected, then the bus is ready', async () => {
+    await eventually(() => expect(bus.isReady()).toBe(true));
+  });
+
+  it('when a record on the topic is not an event envelope, then it is dead-lettered at once and later messages flow', async () => {
+    const topic = uniqueName('garbage');
+    await bus.ensureTopics([{ topic, partitions: 1 }]);
+    const handled: string[] = [];
+    const sub = await bus.subscribe({
+      groupId: uniqueName('g'),
+      topics: [topic],
+      handler: async (msg) => void handled.push(msg.value.id),
+    });
+    const kafka = new Kafka({
+      clientId: 'raw',
+      brokers: testKafkaBrokers,
+      logLevel: logLevel.NOTHING,
+    });
+    const raw = kafka.producer();
+    await raw.connect();
+    await raw.send({ topic, messages: [{ key: 'k', value: 'not json' }] });
+    await raw.disconnect();
+    const good = makeEvent('test.event', {});
+    await bus.publish(topic, [{ key: 'k', value: good }]);
+    await eventually(() => expect(handled).toEqual([good.id]));
+
+    // The bus cannot hand undecodable records to a handler, so read the dead-letter topic raw.
+    const letters: { value: string; headers: Record<string, string> }[] = [];
+    const reader = kafka.consumer({ groupId: uniqueName('dlq-reader') });
+    await reader.connect();
+    await reader.subscribe({ topics: [Topics.deadLetter], fromBeginning: true });
+    await reader.run({
+      eachMessage: async ({ message }) => {
+        const headers = Object.fromEntries(
+          Object.entries(message.headers ?? {}).map(([k, v]) => [k, String(v)]),
+        );
+        if (headers[DeadLetterHeader.originTopic] === topic) {
+          letters.push({ value: String(message.value), headers });
+        }
+      },
+    });
+    try {
+      await eventually(() => expect(letters).toHaveLength(1));
+      expect(letters[0]?.value).toBe('not json');
+      expect(letters[0]?.headers).toMatchObject({
+        [DeadLetterHeader.originOffset]: '0',
+        [DeadLetterHeader.attempts]: '0',
+      });
+      expect(letters[0]?.headers[DeadLetterHeader.error]).toContain('not JSON');
+    } finally {
+      await reader.disconnect();
+      await sub.stop();
+    }
+  });
+});

@@ -1,0 +1,76 @@
+import { isIP } from 'node:net';
+import { z } from 'zod';
+import { envField, splitList } from './env-field.js';
+import { enumOf, logLevel, port, url } from './fields.js';
+
+/**
+ * Settings every service shares. Each fragment is a schema of its own (describeConfig and
+ * loadConfig take it directly); services merge them the way zod documents, by spreading shapes:
+ *   const schema = z.object({ ...serviceSettings.shape, ...databaseSettings.shape, PORT: port(3001) });
+ * A later key overrides an earlier one, which is how a service picks its own default port.
+ */
+
+const HOST_RULE = 'expected a host name or IP address';
+const hostName = (raw: string) => (/^[A-Za-z0-9.:%[\]-]+$/.test(raw) ? raw : undefined);
+
+export const serviceSettings = z.object({
+  PORT: port(8080).describe('TCP port the HTTP server listens on'),
+  // 0.0.0.0 because services run in containers, where loopback is unreachable from outside.
+  HOST: envField(HOST_RULE, hostName).prefault('0.0.0.0').describe('Address the HTTP server binds'),
+  LOG_LEVEL: logLevel('info').describe('Lowest log level written'),
+  // production by default so that a forgotten NODE_ENV never turns on development behaviour
+  // such as stack traces in error bodies.
+  NODE_ENV: enumOf(['development', 'test', 'production'], 'production').describe(
+    'Runtime mode: development, test or production',
+  ),
+});
+
+export const databaseSettings = z.object({
+  DATABASE_URL: url({ protocols: ['postgres:', 'postgresql:'] })
+    .optional()
+    .describe('Postgres connection URL; unset runs an embedded database (PGlite)'),
+});
+
+const BROKERS_RULE = 'expected a comma-separated list of host:port';
+function brokerList(raw: string): string[] | undefined {
+  const list = splitList(raw);
+  const valid = list.every((broker) => {
+    const match = /^([^\s:/]+):(\d{1,5})$/.exec(broker);
+    return match !== null && Number(match[2]) >= 1 && Number(match[2]) <= 65535;
+  });
+  return list.length > 0 && valid ? list : undefined;
+}
+
+export const kafkaSettings = z.object({
+  KAFKA_BROKERS: envField(BROKERS_RULE, brokerList)
+    .optional()
+    .describe(
+      'Kafka bootstrap brokers as host:port, comma-separated; unset uses the in-process bus',
+    ),
+});
+
+// The names express understands in its "trust proxy" setting, besides addresses and ranges.
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const PROXIES_RULE =
+  'expected a comma-separated list of loopback, linklocal, uniquelocal, IP addresses or CIDR ranges';
+
+function isAddressOrRange(entry: string): boolean {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+function proxyList(raw: string): string[] | undefined {
+  const list = splitList(raw);
+  const valid = list.every((entry) => PROXY_NAMES.has(entry) || isAddressOrRange(entry));
+  return list.length > 0 && valid ? list : undefined;
+}
+
+export const trustSettings = z.object({
+  TRUSTED_PROXIES: envField(PROXIES_RULE, proxyList)
+    .prefault('loopback')
+    .describe('Proxies whose X-Forwarded-For is believed when finding the client address'),
+});

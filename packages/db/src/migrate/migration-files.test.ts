@@ -1,0 +1,46 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { migrationChecksum } from './checksum.js';
+import { MigrationsDirectoryError } from './migration-errors.js';
+import { readMigrationFiles } from './migration-files.js';
+
+let dir: string;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'msg-db-migrations-'));
+});
+
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function addMigration(name: string, sql: string) {
+  await mkdir(join(dir, name));
+  await writeFile(join(dir, name, 'migration.sql'), sql);
+}
+
+describe('readMigrationFiles', () => {
+  it('when folders exist, then they come in name order with their sql and checksum', async () => {
+    await addMigration('20250201000000_second', 'SELECT 2;');
+    await addMigration('20250101000000_init', 'SELECT 1;');
+    await writeFile(join(dir, 'migration_lock.toml'), 'provider = "postgresql"\n');
+
+    expect(await readMigrationFiles(dir)).toEqual([
+      { name: '20250101000000_init', sql: 'SELECT 1;', checksum: migrationChecksum('SELECT 1;') },
+      { name: '20250201000000_second', sql: 'SELECT 2;', checksum: migrationChecksum('SELECT 2;') },
+    ]);
+  });
+
+  it('when a folder has no migration.sql, then it fails naming the folder', async () => {
+    await addMigration('20250101000000_init', 'SELECT 1;');
+    await mkdir(join(dir, '20250201000000_empty'));
+    await expect(readMigrationFiles(dir)).rejects.toThrow(MigrationsDirectoryError);
+    await expect(readMigrationFiles(dir)).rejects.toThrow('20250201000000_empty');
+  });
+
+  it('when the directory does not exist, then it fails naming it', async () => {
+    await expect(readMigrationFiles(join(dir, 'missing'))).rejects.toThrow(/missing/);
+  });
+});

@@ -1,0 +1,41 @@
+import type { Logger } from '@msg/logger';
+import pg from 'pg';
+
+export interface PoolOptions {
+  /** postgres:// connection string. */
+  url: string;
+  /** Most connections this pool opens. Embedded Postgres (PGlite) accepts exactly one. */
+  max?: number;
+  /** Shown in pg_stat_activity, so an operator can tell which service holds a connection. */
+  applicationName?: string;
+  /**
+   * How long an idle connection stays open; 0 keeps it forever. Embedded Postgres wants 0: its
+   * single slot is only freed after the server notices the old socket closed, so a quick
+   * reconnect could be refused.
+   */
+  idleTimeoutMillis?: number;
+  /** Receives errors of idle connections (server restart, network cut). */
+  logger?: Logger;
+}
+
+/** A pg pool. Connects lazily, so creating one never touches the network. */
+export function createPool({
+  url,
+  max = 10,
+  applicationName,
+  idleTimeoutMillis = 10_000,
+  logger,
+}: PoolOptions): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    idleTimeoutMillis,
+    ...(applicationName && { application_name: applicationName }),
+  });
+  // Without a listener, an error on an idle connection would crash the process; the pool already
+  // drops the broken connection and opens a new one on the next checkout.
+  pool.on('error', (err) => {
+    logger?.warn('idle database connection failed', { err: err.message });
+  });
+  return pool;
+}

@@ -1,0 +1,97 @@
+import type { Logger } from '@msg/logger';
+import express, { type Express, type RequestHandler } from 'express';
+import { Registry } from 'prom-client';
+import { bodyParsing } from './body-parsing.js';
+import { type ErrorFormat, jsonErrorFormat } from './error-format.js';
+import { errorMiddleware, noRoute } from './error-middleware.js';
+import { mountOperationalRoutes, type ReadinessCheck } from './health.js';
+import { createHttpMetrics } from './http-metrics.js';
+import { openapiValidation } from './openapi-validation.js';
+import { requestContext } from './request-context.js';
+import { requestObserver } from './request-observer.js';
+
+export interface ServiceOptions {
+  /** Service name: in every log line and, as a default label, on every metric. */
+  name: string;
+  logger: Logger;
+  /** Registers the service's operation handlers (one file per operationId). */
+  routes: (app: Express) => void;
+  /** The interface's OpenAPI 3.1 document (e.g. `openapiDocumentPath('batch')`); enables strict validation. */
+  openapiPath?: string;
+  /** Renders every error in the interface's format; default `{ code, message, details }`. */
+  errorFormat?: ErrorFormat;
+  /** Largest JSON or form body after decompression; default '1mb'. */
+  bodyLimit?: string;
+  /**
+   * Path templates of the document ('/v1/batches') whose bodies the global parsers leave unread:
+   * the route streams `req` itself (e.g. a gzip body larger than memory should hold). The
+   * validator still checks their Content-Type, parameters and responses, not their body.
+   */
+  rawBodyPaths?: string[];
+  /**
+   * Express middleware per security scheme name of the document (e.g. `{ bearerAuth: ... }`).
+   * For each matched operation the schemes its `security` (or the document's) names run after
+   * routing and before validation, so unauthenticated callers get 401 before any 400. Every
+   * scheme the document uses needs one (checked at start-up). Without this option, routes
+   * authenticate themselves.
+   */
+  authenticators?: Record<string, RequestHandler>;
+  /** /readyz answers 200 only when every check passes. */
+  readiness?: ReadinessCheck[];
+  /**
+   * Addresses whose X-Forwarded-For is believed (express 'trust proxy'): the gateway's.
+   * Default 'loopback'.
+   */
+  trustProxy?: string | string[];
+  /** The service's metric registry; a new one by default. Never the global registry. */
+  metrics?: Registry;
+  /** Also collect Node process metrics (CPU, memory, event loop) on the registry; default false. */
+  processMetrics?: boolean;
+  /** Check every response against the document; on in tests. Default false. */
+  validateResponses?: boolean;
+  /** Put the stack of unexpected errors in 500 responses; development only. Default false. */
+  exposeErrorStacks?: boolean;
+}
+
+/**
+ * The express app of a service, fully wired and never listening (see startServer):
+ * request id → access log and metrics → /healthz /readyz /metrics → body parsing →
+ * OpenAPI validation → the service's routes → 404/501 → the one error middleware.
+ */
+export function createService(options: ServiceOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', options.trustProxy ?? 'loopback');
+
+  const registry = options.metrics ?? new Registry();
+  if (!options.metrics) registry.setDefaultLabels({ service: options.name });
+  const metrics = createHttpMetrics(registry, { processMetrics: options.processMetrics ?? false });
+  const rawBodyPaths = options.rawBodyPaths ?? [];
+
+  app.use(requestContext(options.name, options.logger));
+  app.use(requestObserver(metrics));
+  mountOperationalRoutes(app, options.readiness ?? [], registry);
+  app.use(bodyParsing({ limit: options.bodyLimit ?? '1mb', rawBodyPaths }));
+  if (options.openapiPath) {
+    app.use(
+      openapiValidation({
+        openapiPath: options.openapiPath,
+        rawBodyPaths,
+        validateResponses: options.validateResponses ?? false,
+        ...(options.authenticators ? { authenticators: options.authenticators } : {}),
+      }),
+    );
+  } else if (options.authenticators) {
+    throw new Error(
+      `${options.name}: authenticators follow the document's security; give an openapiPath`,
+    );
+  }
+  options.routes(app);
+  app.use(noRoute);
+  app.use(
+    errorMiddleware(options.errorFormat ?? jsonErrorFormat, {
+      exposeStacks: options.exposeErrorStacks ?? false,
+    }),
+  );
+  return app;
+}

@@ -1,0 +1,88 @@
+import { type OpenApiDocumentName, openapiDocumentPath } from '@msg/contracts';
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { createService } from '../src/create-service.js';
+import { UnauthorizedError } from '../src/errors.js';
+import { captureLogs } from './support.js';
+
+describe.each<OpenApiDocumentName>(['admin', 'batch', 'gateway'])('the %s document', (name) => {
+  it('when a service is built on it, then the validator accepts it and answers unknown paths with 404', async () => {
+    const app = createService({
+      name,
+      logger: captureLogs().logger,
+      openapiPath: openapiDocumentPath(name),
+      routes: () => {},
+    });
+    // The validator loads the document on the first request; a document it rejects gives 500s.
+    const res = await request(app).get('/definitely/not/documented');
+    expect(res.status).toBe(404);
+  });
+});
+
+describe('the batch document', () => {
+  const tokens: unknown[] = [];
+  const app = createService({
+    name: 'batch',
+    logger: captureLogs().logger,
+    openapiPath: openapiDocumentPath('batch'),
+    validateResponses: true,
+    routes(app) {
+      app.post('/v1/oauth/token', (req, res) => {
+        tokens.push(req.body);
+        if (req.body.client_secret !== 'key')
+          throw new UnauthorizedError('Wrong client_id or client_secret');
+        res
+          .set('Cache-Control', 'no-store')
+          .json({ access_token: 'jwt', token_type: 'bearer', expires_in: 3600 });
+      });
+      app.get('/v1/health/batches', (_req, res) => {
+        res.json({ status: 'OK' });
+      });
+    },
+  });
+
+  it('when a token is asked for with a form, then grant_type defaults to client_credentials', async () => {
+    const res = await request(app)
+      .post('/v1/oauth/token')
+      .type('form')
+      .send({ client_id: 'acme', client_secret: 'key' });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ access_token: 'jwt', token_type: 'bearer', expires_in: 3600 });
+    expect(tokens.at(-1)).toEqual({
+      client_id: 'acme',
+      client_secret: 'key',
+      grant_type: 'client_credentials',
+    });
+  });
+
+  it('when client_secret is missing or grant_type is not client_credentials, then 400 names them', async () => {
+    const res = await request(app)
+      .post('/v1/oauth/token')
+      .send({ client_id: 'acme', grant_type: 'password' });
+    expect(res.status).toBe(400);
+    expect(res.body.details).toEqual(
+      expect.arrayContaining([
+        { loc: ['body', 'client_secret'], msg: 'is required', type: 'missing' },
+        {
+          loc: ['body', 'grant_type'],
+          msg: 'must be equal to one of the allowed values: client_credentials',
+          type: 'enum',
+        },
+      ]),
+    );
+  });
+
+  it('when the credentials are wrong, then the 401 body is the documented Error', async () => {
+    const res = await request(app)
+      .post('/v1/oauth/token')
+      .send({ client_id: 'acme', client_secret: 'nope' });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ code: 'UNAUTHORIZED', message: 'Wrong client_id or client_secret' });
+  });
+
+  it('when the batch health is asked for, then 200 OK', async () => {
+    const res = await request(app).get('/v1/health/batches');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'OK' });
+  });
+});

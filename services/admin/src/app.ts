@@ -1,0 +1,52 @@
+import { openapiDocumentPath } from '@msg/contracts';
+import { createService, jsonErrorFormat, type ReadinessCheck } from '@msg/http';
+import type { Logger } from '@msg/logger';
+import type { Accounts } from './accounts/accounts.js';
+import { requireAdminToken } from './admin-token.js';
+import { createAccount } from './operations/createAccount.js';
+import { createApiKey } from './operations/createApiKey.js';
+import { disableAccount } from './operations/disableAccount.js';
+import { enableAccount } from './operations/enableAccount.js';
+import { getAccount } from './operations/getAccount.js';
+import { listAccounts } from './operations/listAccounts.js';
+import { republishAccounts } from './operations/republishAccounts.js';
+import { revokeApiKey } from './operations/revokeApiKey.js';
+import { setPassword } from './operations/setPassword.js';
+import { updateAccount } from './operations/updateAccount.js';
+
+export interface AdminAppDeps {
+  accounts: Accounts;
+  adminToken: string;
+  logger: Logger;
+  readiness: ReadinessCheck[];
+  trustProxy?: string[];
+  validateResponses?: boolean;
+}
+
+/** The admin service's HTTP app. Never listens: main.ts (or a test) does. */
+export function createApp(deps: AdminAppDeps) {
+  const { accounts } = deps;
+  return createService({
+    name: 'admin',
+    logger: deps.logger,
+    openapiPath: openapiDocumentPath('admin'),
+    errorFormat: jsonErrorFormat,
+    readiness: deps.readiness,
+    ...(deps.trustProxy && { trustProxy: deps.trustProxy }),
+    ...(deps.validateResponses !== undefined && { validateResponses: deps.validateResponses }),
+    authenticators: { adminToken: requireAdminToken(deps.adminToken) },
+    routes: (app) => {
+      const base = '/internal/v1/accounts';
+      app.get(base, listAccounts(accounts));
+      app.post(base, createAccount(accounts));
+      app.post(`${base}/republish`, republishAccounts(accounts));
+      app.get(`${base}/:account`, getAccount(accounts));
+      app.patch(`${base}/:account`, updateAccount(accounts));
+      app.post(`${base}/:account/disable`, disableAccount(accounts));
+      app.post(`${base}/:account/enable`, enableAccount(accounts));
+      app.put(`${base}/:account/password`, setPassword(accounts));
+      app.post(`${base}/:account/api-keys`, createApiKey(accounts));
+      app.delete(`${base}/:account/api-keys/:keyId`, revokeApiKey(accounts));
+    },
+  });
+}

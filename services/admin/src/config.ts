@@ -1,0 +1,36 @@
+import {
+  databaseSettings,
+  kafkaSettings,
+  loadConfig,
+  secret,
+  serviceSettings,
+  trustSettings,
+  z,
+} from '@msg/config';
+
+
+export const adminSettings = z.object({
+  ...serviceSettings.shape,
+  ...databaseSettings.shape,
+  ...kafkaSettings.shape,
+  ...trustSettings.shape,
+  ADMIN_TOKEN: secret().describe(
+    'Bearer token operators and the CLI present to the internal admin API. At least 16 characters.',
+  ),
+});
+
+export type AdminConfig = z.infer<typeof adminSettings>;
+
+export function loadAdminConfig(env: NodeJS.ProcessEnv = process.env): AdminConfig {
+  return loadConfig(adminSettings, env);
+}
+
+export const cliSettings = z.object({
+  ADMIN_URL: z
+    .url()
+    .default('http://127.0.0.1:8081')
+    .describe('Base URL of the admin service the CLI talks to.'),
+  ADMIN_TOKEN: secret().describe('The operator token of that admin service.'),
+});
+
+export type CliConfig = z.infer<typeof cliSettings>;

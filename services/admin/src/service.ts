@@ -1,0 +1,45 @@
+import { fileURLToPath } from 'node:url';
+import { type Bus, busReadiness, createOutboxRelay } from '@msg/bus';
+import { Topics } from '@msg/contracts';
+import { createPrismaClient, databaseReadiness, migrate } from '@msg/db';
+import type { Logger } from '@msg/logger';
+import type pg from 'pg';
+import { ADMIN_SCHEMA, createAccounts } from './accounts/accounts.js';
+import { createApp } from './app.js';
+import type { AdminConfig } from './config.js';
+import { PrismaClient } from './generated/prisma/client.js';
+
+const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
+
+/** What the admin service needs from its process: main.ts builds these, the embedded suite shares them. */
+export interface AdminRuntime {
+  pool: pg.Pool;
+  bus: Bus;
+  logger: Logger;
+}
+
+/**
+ * Prepares the admin service: migrates its schema, makes sure its topic exists and starts the
+ * outbox relay that publishes account states. Returns the app to listen with and a stop function.
+ */
+export async function startAdmin(config: AdminConfig, { pool, bus, logger }: AdminRuntime) {
+  await migrate({ pool, schema: ADMIN_SCHEMA, migrationsDir: MIGRATIONS_DIR, logger });
+  await bus.ensureTopics([{ topic: Topics.accounts, compacted: true }]);
+  const prisma = createPrismaClient(PrismaClient, pool);
+  const relay = createOutboxRelay({ pool, schema: ADMIN_SCHEMA, bus, logger });
+  relay.start();
+  const app = createApp({
+    accounts: createAccounts({ prisma }),
+    adminToken: config.ADMIN_TOKEN,
+    logger,
+    readiness: [databaseReadiness(pool), busReadiness(bus)],
+    trustProxy: config.TRUSTED_PROXIES,
+  });
+  return {
+    app,
+    async stop() {
+      await relay.stop();
+      await prisma.$disconnect();
+    },
+  };
+}

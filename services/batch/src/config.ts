@@ -1,0 +1,57 @@
+import {
+  ConfigError,
+  databaseSettings,
+  envField,
+  int,
+  kafkaSettings,
+  loadConfig,
+  serviceSettings,
+  splitList,
+  trustSettings,
+  z,
+} from '@msg/config';
+
+
+const KEY_RING_RULE =
+  'expected kid:secret pairs separated by commas, kids unique, each secret at least 32 characters';
+
+/** "kid:secret,kid:secret" → the key ring of the JWT service; undefined when any pair is bad. */
+function parseKeyRing(raw: string): { kid: string; secret: string }[] | undefined {
+  const keys = splitList(raw).map((pair) => {
+    const at = pair.indexOf(':');
+    return { kid: pair.slice(0, at), secret: pair.slice(at + 1) };
+  });
+  const valid = keys.every((k) => /^[A-Za-z0-9._-]{1,64}$/.test(k.kid) && k.secret.length >= 32);
+  const unique = new Set(keys.map((k) => k.kid)).size === keys.length;
+  return keys.length > 0 && valid && unique ? keys : undefined;
+}
+
+export const batchSettings = z.object({
+  ...serviceSettings.shape,
+  ...databaseSettings.shape,
+  ...kafkaSettings.shape,
+  ...trustSettings.shape,
+  JWT_ISSUER: z.string().min(1).default('messaging-platform').describe('`iss` of issued access tokens.'),
+  JWT_AUDIENCE: z.string().min(1).default('batch-sms').describe('`aud` of issued access tokens.'),
+  JWT_KEYS: envField(KEY_RING_RULE, parseKeyRing).meta({ secret: true }).describe(
+    'Signing keys as kid:secret pairs separated by commas, e.g. "2026-11:...,2026-10:...". Older kids keep verifying until removed (rotation). Secrets at least 32 characters.',
+  ),
+  JWT_ACTIVE_KID: z.string().min(1).describe('The kid of JWT_KEYS that signs new tokens.'),
+  JWT_TTL_SECONDS: int({ min: 60, max: 86_400, default: 3600 }).describe(
+    'Lifetime of an access token in seconds (the `expires_in` of the token answer).',
+  ),
+});
+
+export type BatchConfig = z.infer<typeof batchSettings>;
+
+/** Refuses an active kid that is not in the key ring, naming both variables. */
+function checkActiveKid(config: BatchConfig): BatchConfig {
+  if (!config.JWT_KEYS.some((k) => k.kid === config.JWT_ACTIVE_KID)) {
+    throw new ConfigError([`JWT_ACTIVE_KID: "${config.JWT_ACTIVE_KID}" is not a kid of JWT_KEYS`]);
+  }
+  return config;
+}
+
+export function loadBatchConfig(env: NodeJS.ProcessEnv = process.env): BatchConfig {
+  return checkActiveKid(loadConfig(batchSettings, env));
+}

@@ -1,0 +1,55 @@
+import { fileURLToPath } from 'node:url';
+import {
+  authenticate,
+  bearerStrategy,
+  createAccountDirectory,
+  createPassport,
+  createCredentialVerifier,
+  createJwtService,
+  createRateLimiter,
+} from '@msg/auth';
+import { type Bus, busReadiness } from '@msg/bus';
+import { databaseReadiness, migrate } from '@msg/db';
+import type { Logger } from '@msg/logger';
+import type pg from 'pg';
+import { createApp } from './app.js';
+import type { BatchConfig } from './config.js';
+
+const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
+export const BATCH_SCHEMA = 'batch';
+
+export interface BatchRuntime {
+  pool: pg.Pool;
+  bus: Bus;
+  logger: Logger;
+}
+
+/** Prepares the batch service: schema, account directory (readiness waits for it), token issuing. */
+export async function startBatch(config: BatchConfig, { pool, bus, logger }: BatchRuntime) {
+  await migrate({ pool, schema: BATCH_SCHEMA, migrationsDir: MIGRATIONS_DIR, logger });
+  // The directory gives every instance a group of its own: every replica must see every account.
+  const directory = createAccountDirectory({ bus, logger, groupId: 'batch-accounts' });
+  await directory.start();
+  const jwt = createJwtService({
+    issuer: config.JWT_ISSUER,
+    audience: config.JWT_AUDIENCE,
+    keys: config.JWT_KEYS,
+    activeKid: config.JWT_ACTIVE_KID,
+    ttlSeconds: config.JWT_TTL_SECONDS,
+  });
+  const passport = createPassport({ bearer: bearerStrategy(jwt, directory) });
+  const app = createApp({
+    logger,
+    verifier: createCredentialVerifier({ directory }),
+    jwt,
+    bearer: authenticate(passport, 'bearer'),
+    limiter: createRateLimiter(),
+    readiness: [
+      databaseReadiness(pool),
+      busReadiness(bus),
+      { name: 'account-directory', isReady: () => directory.isReady() },
+    ],
+    trustProxy: config.TRUSTED_PROXIES,
+  });
+  return { app, stop: () => directory.close() };
+}

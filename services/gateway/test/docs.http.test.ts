@@ -1,0 +1,71 @@
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contractsOpenapiDir, listApiDocuments } from '../src/api-docs.js';
+import { type RunningGateway, startTestGateway } from './support.js';
+
+describe('API docs', () => {
+  let gateway: RunningGateway;
+
+  beforeAll(async () => {
+    gateway = await startTestGateway({});
+  });
+  afterAll(async () => {
+    await gateway.close();
+  });
+
+  it('when the contracts are listed, then every public document is there and admin is not', () => {
+    const names = listApiDocuments(contractsOpenapiDir()).map((doc) => doc.name);
+    expect(names).toContain('batch');
+    expect(names).toContain('gateway');
+    expect(names).not.toContain('admin');
+  });
+
+  it('when /docs is requested, then it redirects to /docs/ so the page assets resolve', async () => {
+    const res = await request(gateway.url).get('/docs');
+    expect(res.status).toBe(301);
+    expect(res.headers.location).toBe('/docs/');
+  });
+
+  it('when /docs/ is requested, then Swagger UI HTML comes back', async () => {
+    const res = await request(gateway.url).get('/docs/');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.text).toContain('swagger-ui');
+  });
+
+  it('when the UI loads its init script, then it offers every public document in the drop-down', async () => {
+    const res = await request(gateway.url).get('/docs/swagger-ui-init.js');
+    expect(res.status).toBe(200);
+    for (const doc of listApiDocuments()) {
+      expect(res.text).toContain(`./openapi/${doc.name}.yaml`);
+    }
+    expect(res.text).not.toContain('admin.yaml');
+  });
+
+  it('when a document is requested raw, then its YAML comes back', async () => {
+    const res = await request(gateway.url).get('/docs/openapi/batch.yaml');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/yaml/);
+    expect(res.text).toMatch(/^openapi: 3\./m);
+    expect(res.text).toContain('/v1/oauth/token');
+  });
+
+  it('when the page loads its assets, then they are served', async () => {
+    for (const asset of ['/docs/swagger-ui.css', '/docs/swagger-ui-bundle.js']) {
+      expect((await request(gateway.url).get(asset)).status, asset).toBe(200);
+    }
+  });
+
+  it('when the internal admin document or anything else is requested, then 404', async () => {
+    for (const path of [
+      '/docs/index.html',
+      '/docs/package.json',
+      '/docs/openapi/admin.yaml',
+      '/docs/openapi/..%2Fpackage.json',
+      '/docs/openapi/nope.yaml',
+    ]) {
+      const res = await request(gateway.url).get(path);
+      expect(res.status, path).toBe(404);
+    }
+  });
+});

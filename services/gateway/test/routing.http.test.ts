@@ -1,0 +1,119 @@
+import { readFileSync } from 'node:fs';
+import { openapiDocumentPath } from '@msg/contracts';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES, UPSTREAM_SERVICES, type UpstreamService } from '../src/routes.js';
+import {
+  type EchoUpstream,
+  echoUpstream,
+  type RunningGateway,
+  startTestGateway,
+} from './support.js';
+
+const ENV_NAME: Record<UpstreamService, string> = {
+  sms: 'UPSTREAM_SMS',
+  batch: 'UPSTREAM_BATCH',
+  replypath: 'UPSTREAM_REPLYPATH',
+  'replypath-legacy': 'UPSTREAM_REPLYPATH_LEGACY',
+  rcs: 'UPSTREAM_RCS',
+  voice: 'UPSTREAM_VOICE',
+  numbers: 'UPSTREAM_NUMBERS',
+  'lookup-legacy': 'UPSTREAM_LOOKUP_LEGACY',
+};
+
+describe('routing public paths to services', () => {
+  const upstreams = new Map<UpstreamService, EchoUpstream>();
+  let gateway: RunningGateway;
+
+  beforeAll(async () => {
+    for (const service of UPSTREAM_SERVICES) upstreams.set(service, await echoUpstream(service));
+    const env: Record<string, string> = {};
+    for (const [service, upstream] of upstreams) env[ENV_NAME[service]] = upstream.url;
+    gateway = await startTestGateway(env);
+  });
+
+  afterAll(async () => {
+    await gateway.close();
+    for (const upstream of upstreams.values()) await upstream.close();
+  });
+
+  describe.each(ROUTES.map((route) => [route.prefix, route.service] as const))(
+    'prefix %s',
+    (prefix, service) => {
+      it(`when a request goes below ${prefix}, then ${service} gets it with path and query unchanged`, async () => {
+        const path = `${prefix}/some/deeper/path?User=alice&Pass=secret`;
+        const res = await request(gateway.url).post(path).send({ hello: 'world' });
+        expect(res.status).toBe(200);
+        expect(res.body.service).toBe(service);
+        expect(res.body.method).toBe('POST');
+        expect(res.body.url).toBe(path);
+        expect(res.body.bodyBytes).toBe(JSON.stringify({ hello: 'world' }).length);
+      });
+
+      it(`when the path is exactly ${prefix}, then ${service} gets it`, async () => {
+        const res = await request(gateway.url).get(prefix);
+        expect(res.status).toBe(200);
+        expect(res.body.service).toBe(service);
+      });
+
+      it(`when a path only starts with the letters of ${prefix}, then it is not routed`, async () => {
+        const res = await request(gateway.url).get(`${prefix}x`);
+        expect(res.status).toBe(404);
+      });
+    },
+  );
+
+  it('when the routing table is read, then every upstream service owns at least one prefix', () => {
+    const routed = new Set(ROUTES.map((route) => route.service));
+    expect([...routed].sort()).toEqual([...UPSTREAM_SERVICES].sort());
+  });
+
+  it('when a service answers, then it sees its own host in Host and the public one in X-Forwarded-Host', async () => {
+    const res = await request(gateway.url).get('/v1/batches/b1').set('Host', 'api.example.test');
+    const batch = upstreams.get('batch');
+    expect(res.body.headers.host).toBe(new URL(batch?.url ?? '').host);
+    expect(res.body.headers['x-forwarded-host']).toBe('api.example.test');
+  });
+
+  it('when a path belongs to no public interface, then 404 with a JSON error body', async () => {
+    const res = await request(gateway.url).get('/v2/unknown?token=abc');
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.body).toEqual({ code: 'NOT_FOUND', message: 'No public interface at this path' });
+  });
+
+  describe('admin (internal only)', () => {
+    const adminPaths = [
+      ...readFileSync(openapiDocumentPath('admin'), 'utf8').matchAll(/^ {2}(\/\S+):\s*$/gm),
+    ].map((match) => (match[1] ?? '').replace(/\{[^}]+\}/g, 'x'));
+
+    it('when the admin document is read, then it has paths to try', () => {
+      expect(adminPaths.length).toBeGreaterThan(0);
+    });
+
+    it('when any admin path is requested, then 404 and no service sees it', async () => {
+      const before = [...upstreams.values()].reduce((n, u) => n + u.seen.length, 0);
+      for (const path of [...adminPaths, '/admin', '/internal/v1/accounts']) {
+        for (const method of ['get', 'post'] as const) {
+          const res = await request(gateway.url)[method](path).set('Authorization', 'Bearer x');
+          expect(res.status, `${method} ${path}`).toBe(404);
+        }
+      }
+      const after = [...upstreams.values()].reduce((n, u) => n + u.seen.length, 0);
+      expect(after).toBe(before);
+    });
+  });
+});
+
+describe('a service without an upstream URL', () => {
+  it('when its path is requested, then 502 says it is not deployed', async () => {
+    const gateway = await startTestGateway({});
+    try {
+      const res = await request(gateway.url).post('/v1/sms/send').send({});
+      expect(res.status).toBe(502);
+      expect(res.body).toEqual({ code: 'BAD_GATEWAY', message: 'sms is not deployed' });
+    } finally {
+      await gateway.close();
+    }
+  });
+});
