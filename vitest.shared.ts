@@ -13,7 +13,9 @@ export function testProjects() {
   return defineConfig({
     test: {
       reporters: resultsDir ? ['default', 'json'] : ['default'],
-      ...(resultsDir && { outputFile: { json: join(resultsDir, `${basename(process.cwd())}.json`) } }),
+      ...(resultsDir && {
+        outputFile: { json: join(resultsDir, `${basename(process.cwd())}.json`) },
+      }),
       projects: [
         {
           test: {
@@ -26,7 +28,11 @@ export function testProjects() {
         {
           test: {
             name: 'integration',
-            include: ['src/**/*.integration.test.ts', 'test/**/*.integration.test.ts', 'test/**/*.e2e.test.ts'],
+            include: [
+              'src/**/*.integration.test.ts',
+              'test/**/*.integration.test.ts',
+              'test/**/*.e2e.test.ts',
+            ],
             testTimeout: 120_000,
             hookTimeout: 120_000,
             fileParallelism: false,

@@ -11,7 +11,12 @@ export async function run() {
     apiKeys: [{ id: 'k', hash: await hashSecret(key), createdAt: new Date().toISOString() }],
     permissions: [],
     numberScopes: [],
-    callbacks: { replyPathUrl: null, replyPathMethod: 'POST', deliveryReportUrl: null, voiceReportUrl: null },
+    callbacks: {
+      replyPathUrl: null,
+      replyPathMethod: 'POST',
+      deliveryReportUrl: null,
+      voiceReportUrl: null,
+    },
     rateLimit: { perSecond: 1, burst: 1 },
     smsThroughputPerSecond: 100,
     ipAllowList: [],
@@ -21,7 +26,10 @@ export async function run() {
   };
   const directory = { byId: () => account, byName: () => account };
   const rows = [];
-  for (const [name, ttl, count] of [['cold (cache off): full scrypt each time', 0, 20], ['warm (cache on)', 60_000, 50_000]]) {
+  for (const [name, ttl, count] of [
+    ['cold (cache off): full scrypt each time', 0, 20],
+    ['warm (cache on)', 60_000, 50_000],
+  ]) {
     const verifier = createCredentialVerifier({ directory, cacheTtlMs: ttl });
     if (ttl > 0) await verifier.verifyApiKey('bench', key);
     const started = process.hrtime.bigint();
@@ -29,7 +37,12 @@ export async function run() {
       if (!(await verifier.verifyApiKey('bench', key))) throw new Error('verification failed');
     }
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    rows.push({ name, verifications: count, perSecond: Math.round((count / ms) * 1000), meanMs: (ms / count).toFixed(3) });
+    rows.push({
+      name,
+      verifications: count,
+      perSecond: Math.round((count / ms) * 1000),
+      meanMs: (ms / count).toFixed(3),
+    });
   }
   return { title: 'API key verification (scrypt N=2^15)', rows };
 }

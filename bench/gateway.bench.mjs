@@ -10,7 +10,12 @@ const CONCURRENCY = 32;
 
 export async function run() {
   const suite = await startSuite(
-    loadSuiteConfig({ PORT: '0', ADMIN_PORT: '0', EMBEDDED_DATA_DIR: 'memory', LOG_LEVEL: 'error' }),
+    loadSuiteConfig({
+      PORT: '0',
+      ADMIN_PORT: '0',
+      EMBEDDED_DATA_DIR: 'memory',
+      LOG_LEVEL: 'error',
+    }),
     createLogger({ service: 'bench', level: 'error' }),
   );
   const bare = express().get('/ping', (_req, res) => res.json({ status: 'OK' }));
@@ -30,8 +35,19 @@ export async function run() {
       ['bare express GET (floor)', { url: bareUrl }],
       ['batch health, direct', { url: `${suite.serviceUrls.batch}/v1/health/batches` }],
       ['batch health, via gateway', { url: `${suite.gatewayUrl}/v1/health/batches` }],
-      ['token (API key, cached verify), direct', { url: `${suite.serviceUrls.batch}/v1/oauth/token`, method: 'POST', headers: json, body: token }],
-      ['token (API key, cached verify), via gateway', { url: `${suite.gatewayUrl}/v1/oauth/token`, method: 'POST', headers: json, body: token }],
+      [
+        'token (API key, cached verify), direct',
+        {
+          url: `${suite.serviceUrls.batch}/v1/oauth/token`,
+          method: 'POST',
+          headers: json,
+          body: token,
+        },
+      ],
+      [
+        'token (API key, cached verify), via gateway',
+        { url: `${suite.gatewayUrl}/v1/oauth/token`, method: 'POST', headers: json, body: token },
+      ],
     ];
     for (const [name, options] of cases) {
       await load({ ...options, count: 500, concurrency: CONCURRENCY }); // warm-up
@@ -41,5 +57,8 @@ export async function run() {
     bareServer.close();
     await suite.stop();
   }
-  return { title: `HTTP through the gateway (${COUNT} requests, ${CONCURRENCY} concurrent, keep-alive)`, rows };
+  return {
+    title: `HTTP through the gateway (${COUNT} requests, ${CONCURRENCY} concurrent, keep-alive)`,
+    rows,
+  };
 }

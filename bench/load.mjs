@@ -2,7 +2,15 @@
 // `count` requests in total (bounded also by `maxSeconds`) and record each latency.
 import http from 'node:http';
 
-export async function load({ url, method = 'GET', headers = {}, body, count, concurrency, maxSeconds = 60 }) {
+export async function load({
+  url,
+  method = 'GET',
+  headers = {},
+  body,
+  count,
+  concurrency,
+  maxSeconds = 60,
+}) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const target = new URL(url);
   const latencies = [];
@@ -13,7 +21,14 @@ export async function load({ url, method = 'GET', headers = {}, body, count, con
     new Promise((resolve, reject) => {
       const started = process.hrtime.bigint();
       const req = http.request(
-        { agent, hostname: target.hostname, port: target.port, path: target.pathname + target.search, method, headers },
+        {
+          agent,
+          hostname: target.hostname,
+          port: target.port,
+          path: target.pathname + target.search,
+          method,
+          headers,
+        },
         (res) => {
           res.resume();
           res.on('end', () => {
@@ -37,7 +52,8 @@ export async function load({ url, method = 'GET', headers = {}, body, count, con
   const seconds = (Date.now() - started) / 1000;
   agent.destroy();
   latencies.sort((a, b) => a - b);
-  const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
+  const pct = (p) =>
+    latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
   return {
     requests: latencies.length,
     perSecond: Math.round(latencies.length / seconds),

@@ -15,5 +15,5 @@ for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
   if (result.numFailedTests > 0 || result.numFailedTestSuites > 0) failedSuites.push(file);
 }
 if (failedSuites.length > 0) console.error(`failing: ${failedSuites.join(', ')}`);
-console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.stdout.write(`${passed} passed, ${failed} failed, ${skipped} skipped\n`);
 process.exit(failed > 0 || failedSuites.length > 0 ? 1 : 0);

@@ -1,6 +1,5 @@
 import { csv, int, loadConfig, logLevel, port, z } from '@msg/config';
 
-
 /** Settings of the all-in-one embedded suite (`pnpm start`). Every one is optional. */
 export const suiteSettings = z.object({
   PORT: port(8080).describe('Port of the gateway, the public entry.'),
@@ -33,7 +32,10 @@ export const suiteSettings = z.object({
     .min(16)
     .optional()
     .describe('API key of the demo account; generated and printed when unset.'),
-  JWT_KEYS: z.string().optional().describe('Token signing keys (kid:secret,...); generated when unset.'),
+  JWT_KEYS: z
+    .string()
+    .optional()
+    .describe('Token signing keys (kid:secret,...); generated when unset.'),
   LOG_LEVEL: logLevel('warn'),
   READY_TIMEOUT_MS: int({ min: 1000, max: 600_000, default: 60_000 }).describe(
     'How long start-up waits for every service to be ready.',

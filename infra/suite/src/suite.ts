@@ -7,8 +7,8 @@ import { loadGatewayConfig, startGateway } from '@msg/gateway';
 import { startServer } from '@msg/http';
 import type { Logger } from '@msg/logger';
 import got from 'got';
+import { type DemoAccount, republishAccounts, seedDemoAccount } from './admin-client.js';
 import type { SuiteConfig } from './config.js';
-import { type DemoAccount, seedDemoAccount } from './seed-demo.js';
 
 const secret = (bytes = 24) => randomBytes(bytes).toString('base64url');
 
@@ -46,8 +46,8 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
     // PGlite is single-connection: in embedded mode every service shares one pool of one client.
     const pool = createPool({
       url: config.DATABASE_URL ?? embedded?.url ?? '',
-      max: embedded ? 1 : 10,
       applicationName: 'suite',
+      ...(embedded ? embedded.poolOptions : { max: 10 }),
     });
     closers.push(() => pool.end());
     const bus: Bus = config.KAFKA_BROKERS
@@ -100,7 +100,9 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
       apiKey: config.DEMO_API_KEY ?? `demo_${secret()}`,
     };
     await waitReady([adminServer.url, batchServer.url, gateway.url], config.READY_TIMEOUT_MS);
+    if (!config.KAFKA_BROKERS) await republishAccounts(adminServer.url, adminToken);
     await seedDemoAccount(adminServer.url, adminToken, demo);
+    await waitForToken(gateway.url, demo, config.READY_TIMEOUT_MS);
 
     return {
       gatewayUrl: gateway.url,
@@ -115,6 +117,25 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
   } catch (error) {
     await stop();
     throw error;
+  }
+}
+
+/** Waits until the demo account can get a batch token: its state has reached the batch service. */
+async function waitForToken(gatewayUrl: string, demo: DemoAccount, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  const body = { client_id: demo.username, client_secret: demo.apiKey };
+  for (;;) {
+    const res = await got
+      .post(`${gatewayUrl}/v1/oauth/token`, {
+        json: body,
+        throwHttpErrors: false,
+        retry: { limit: 0 },
+      })
+      .catch(() => undefined);
+    if (res?.statusCode === 200) return;
+    if (Date.now() > deadline)
+      throw new Error(`the demo account was not usable within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 

@@ -1,6 +1,12 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { createLogger } from '@msg/logger';
 import got, { type Got } from 'got';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSuiteConfig } from '../src/config.js';
+import { startSuite } from '../src/suite.js';
 import { type Platform, startEmbedded, startProcesses } from './platform.js';
 
 /**
@@ -33,7 +39,11 @@ describe.each(modes)('platform on %s', (_mode, start) => {
 
   beforeAll(async () => {
     platform = await start();
-    gateway = got.extend({ prefixUrl: platform.gatewayUrl, throwHttpErrors: false, retry: { limit: 0 } });
+    gateway = got.extend({
+      prefixUrl: platform.gatewayUrl,
+      throwHttpErrors: false,
+      retry: { limit: 0 },
+    });
     admin = got.extend({
       prefixUrl: `${platform.adminUrl}/internal/v1/accounts`,
       headers: { authorization: `Bearer ${platform.adminToken}` },
@@ -49,12 +59,11 @@ describe.each(modes)('platform on %s', (_mode, start) => {
 
   async function createAccount(settings: Record<string, unknown> = {}) {
     const name = unique();
-    const res = await admin.post('', {
+    const res = await admin.post<{ id: string; apiKey: string }>('', {
       json: { name, createApiKey: true, permissions: ['batch_sms'], ...settings },
     });
     expect(res.statusCode).toBe(201);
-    const body = res.body as { id: string; apiKey: string };
-    return { name, id: body.id, apiKey: body.apiKey };
+    return { name, id: res.body.id, apiKey: res.body.apiKey };
   }
 
   const token = (clientId: string, clientSecret: string, headers: Record<string, string> = {}) =>
@@ -92,7 +101,10 @@ describe.each(modes)('platform on %s', (_mode, start) => {
     await eventually(async () => (await token(account.name, account.apiKey)).statusCode === 200);
     const res = await token(account.name, `${account.apiKey}x`);
     expect(res.statusCode).toBe(401);
-    expect(JSON.parse(res.body)).toMatchObject({ code: 'UNAUTHORIZED', message: expect.any(String) });
+    expect(JSON.parse(res.body)).toMatchObject({
+      code: 'UNAUTHORIZED',
+      message: expect.any(String),
+    });
   });
 
   it('when the account is disabled and enabled again, then tokens follow within seconds', async () => {
@@ -107,8 +119,8 @@ describe.each(modes)('platform on %s', (_mode, start) => {
   it('when the API key is revoked, then it stops working within seconds', async () => {
     const account = await createAccount();
     await eventually(async () => (await token(account.name, account.apiKey)).statusCode === 200);
-    const shown = (await admin.get(account.id)).body as { apiKeys: { id: string }[] };
-    const keyId = shown.apiKeys[0]?.id ?? '';
+    const shown = await admin.get<{ apiKeys: { id: string }[] }>(account.id);
+    const keyId = shown.body.apiKeys[0]?.id ?? '';
     expect((await admin.delete(`${account.id}/api-keys/${keyId}`)).statusCode).toBe(204);
     await eventually(async () => (await token(account.name, account.apiKey)).statusCode === 401);
   });
@@ -128,7 +140,9 @@ describe.each(modes)('platform on %s', (_mode, start) => {
   });
 
   it('when a request id is sent, then the answer carries it back', async () => {
-    const res = await gateway.get('v1/health/batches', { headers: { 'x-request-id': 'e2e-req-1' } });
+    const res = await gateway.get('v1/health/batches', {
+      headers: { 'x-request-id': 'e2e-req-1' },
+    });
     expect(res.statusCode).toBe(200);
     expect(JSON.parse(res.body)).toEqual({ status: 'OK' });
     expect(res.headers['x-request-id']).toBe('e2e-req-1');
@@ -145,7 +159,9 @@ describe.each(modes)('platform on %s', (_mode, start) => {
     });
 
     it('when a required field is missing, then 400 naming the field', async () => {
-      const res = await post(JSON.stringify({ client_id: 'x' }), { 'content-type': 'application/json' });
+      const res = await post(JSON.stringify({ client_id: 'x' }), {
+        'content-type': 'application/json',
+      });
       expect(res.statusCode).toBe(400);
       expect(JSON.stringify(JSON.parse(res.body))).toContain('client_secret');
     });
@@ -164,9 +180,12 @@ describe.each(modes)('platform on %s', (_mode, start) => {
     });
 
     it('when the body is over the limit, then 413', async () => {
-      const res = await post(JSON.stringify({ client_id: 'x'.repeat(2_000_000), client_secret: 'y' }), {
-        'content-type': 'application/json',
-      });
+      const res = await post(
+        JSON.stringify({ client_id: 'x'.repeat(2_000_000), client_secret: 'y' }),
+        {
+          'content-type': 'application/json',
+        },
+      );
       expect(res.statusCode).toBe(413);
     });
 
@@ -184,10 +203,13 @@ describe.each(modes)('platform on %s', (_mode, start) => {
       });
       expect([400, 415]).toContain(res.statusCode);
       expect(JSON.parse(res.body).message).toBeTruthy();
-      const good = await post(gzipSync(JSON.stringify({ client_id: 'nobody', client_secret: 'x' })), {
-        'content-type': 'application/json',
-        'content-encoding': 'gzip',
-      });
+      const good = await post(
+        gzipSync(JSON.stringify({ client_id: 'nobody', client_secret: 'x' })),
+        {
+          'content-type': 'application/json',
+          'content-encoding': 'gzip',
+        },
+      );
       expect(good.statusCode).toBe(401);
     });
   });
@@ -217,6 +239,63 @@ describe.each(modes)('platform on %s', (_mode, start) => {
   it('when metrics are scraped, then request counts by route and status are there', async () => {
     const res = await gateway.get('metrics');
     expect(res.statusCode).toBe(200);
-    expect(res.body).toMatch(/http_requests_total/);
+    expect(res.body).toMatch(/gateway_requests_total\{[^}]*upstream="batch"[^}]*status="200"/);
   });
+});
+
+describe('pnpm start on the embedded defaults', () => {
+  it('when started twice on the same data folder, then the demo account and earlier accounts work both times', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'suite-'));
+    const config = loadSuiteConfig({
+      PORT: '0',
+      ADMIN_PORT: '0',
+      EMBEDDED_DATA_DIR: dataDir,
+      LOG_LEVEL: 'error',
+      DEMO_USERNAME: 'demo-e2e',
+      DEMO_PASSWORD: 'demo-password-1',
+      DEMO_API_KEY: 'demo-e2e-key-0123456789',
+    });
+    const logger = createLogger({ service: 'e2e', level: 'error' });
+    const token = (url: string, id: string, secret: string) =>
+      got.post(`${url}/v1/oauth/token`, {
+        json: { client_id: id, client_secret: secret },
+        throwHttpErrors: false,
+      });
+    try {
+      const first = await startSuite(config, logger);
+      let customerKey = '';
+      try {
+        expect(
+          (await token(first.gatewayUrl, 'demo-e2e', 'demo-e2e-key-0123456789')).statusCode,
+        ).toBe(200);
+        const created = await got
+          .post(`${first.adminUrl}/internal/v1/accounts`, {
+            headers: { authorization: `Bearer ${first.adminToken}` },
+            json: { name: 'customer-e2e', createApiKey: true, permissions: ['batch_sms'] },
+          })
+          .json<{ apiKey: string }>();
+        customerKey = created.apiKey;
+        await eventually(
+          async () =>
+            (await token(first.gatewayUrl, 'customer-e2e', customerKey)).statusCode === 200,
+        );
+      } finally {
+        await first.stop();
+      }
+      const second = await startSuite(config, logger);
+      try {
+        expect(
+          (await token(second.gatewayUrl, 'demo-e2e', 'demo-e2e-key-0123456789')).statusCode,
+        ).toBe(200);
+        await eventually(
+          async () =>
+            (await token(second.gatewayUrl, 'customer-e2e', customerKey)).statusCode === 200,
+        );
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

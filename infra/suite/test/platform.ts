@@ -22,7 +22,12 @@ const quietLogger = () => createLogger({ service: 'e2e', level: 'error' });
 /** The zero-setup default: one process, embedded PGlite, in-process bus. */
 export async function startEmbedded(): Promise<Platform> {
   const suite = await startSuite(
-    loadSuiteConfig({ PORT: '0', ADMIN_PORT: '0', EMBEDDED_DATA_DIR: 'memory', LOG_LEVEL: 'error' }),
+    loadSuiteConfig({
+      PORT: '0',
+      ADMIN_PORT: '0',
+      EMBEDDED_DATA_DIR: 'memory',
+      LOG_LEVEL: 'error',
+    }),
     quietLogger(),
   );
   return suite;
@@ -33,7 +38,9 @@ async function freePort(): Promise<number> {
     const server = createServer();
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject()));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(),
+      );
     });
   });
 }
@@ -67,13 +74,18 @@ export async function startProcesses(): Promise<Platform> {
   url.pathname = `/${database}`;
 
   const adminToken = randomBytes(24).toString('base64url');
-  const [adminPort, batchPort, gatewayPort] = [await freePort(), await freePort(), await freePort()];
+  const [adminPort, batchPort, gatewayPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
   const shared = {
     DATABASE_URL: url.toString(),
     KAFKA_BROKERS: brokers,
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
-    TRUSTED_PROXIES: 'loopback',
+    // Services keep their default TRUSTED_PROXIES (loopback: the gateway); the gateway, the edge,
+    // keeps its default of trusting no client-supplied X-Forwarded-For.
   };
   const children: ChildProcess[] = [];
   const logs: string[] = [];

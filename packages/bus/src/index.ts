@@ -4,8 +4,8 @@ export { createKafkaBus, type KafkaBusOptions } from './kafka-bus.js';
 export { claimEvent } from './outbox/claim-event.js';
 export { enqueueOutbox } from './outbox/enqueue.js';
 export { outboxMigrationSql } from './outbox/migration.js';
-export { busReadiness } from './readiness.js';
 export { createOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './outbox/relay.js';
+export { busReadiness } from './readiness.js';
 export type {
   Bus,
   BusMessage,

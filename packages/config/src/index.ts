@@ -2,8 +2,8 @@
 // and loadConfig inspects schemas made by the very zod it runs on.
 export { z } from 'zod';
 export { ConfigError } from './config-error.js';
-export { envField, splitList } from './env-field.js';
 export { type ConfigEntry, describeConfig } from './describe-config.js';
+export { envField, splitList } from './env-field.js';
 export {
   bool,
   csv,

@@ -15,5 +15,6 @@ export {
 export { createPool, type PoolOptions } from './pool.js';
 export { createPrismaClient } from './prisma-client.js';
 export { type PrismaRawQueries, prismaSql } from './prisma-sql.js';
+export { databaseReadiness } from './readiness.js';
 export type { Sql } from './sql.js';
 export { withTransaction } from './transaction.js';

@@ -32,7 +32,7 @@ describe('returnsRows', () => {
 function fakeTx() {
   const calls: { kind: 'query' | 'execute'; text: string; values: unknown[] }[] = [];
   const tx: PrismaRawQueries = {
-    async $queryRawUnsafe<T>(text: string, ...values: unknown[]) {
+    async $queryRawUnsafe<T>(text: string, ...values: unknown[]): Promise<T> {
       calls.push({ kind: 'query', text, values });
       // Parsed rows are untyped, as Prisma's are before the caller names their type.
       return JSON.parse('[{ "id": 1 }, { "id": 2 }]');
@@ -50,7 +50,9 @@ describe('prismaSql', () => {
     const { tx, calls } = fakeTx();
     const result = await prismaSql(tx).query('SELECT id FROM t WHERE a = $1', ['x']);
     expect(result).toEqual({ rows: [{ id: 1 }, { id: 2 }], rowCount: 2 });
-    expect(calls).toEqual([{ kind: 'query', text: 'SELECT id FROM t WHERE a = $1', values: ['x'] }]);
+    expect(calls).toEqual([
+      { kind: 'query', text: 'SELECT id FROM t WHERE a = $1', values: ['x'] },
+    ]);
   });
 
   it('when changing rows without RETURNING, then it uses $executeRawUnsafe for the count', async () => {

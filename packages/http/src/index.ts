@@ -5,6 +5,7 @@ export { createService, type ServiceOptions } from './create-service.js';
 export { type ErrorFormat, type ErrorResponse, jsonErrorFormat } from './error-format.js';
 export * from './errors.js';
 export type { ReadinessCheck } from './health.js';
+export { type BuiltService, type RunServiceOptions, runService } from './run-service.js';
 export {
   onSigterm,
   type ShutdownHandle,
@@ -12,4 +13,3 @@ export {
   type SigtermOptions,
 } from './shutdown.js';
 export { type RunningServer, type ServerOptions, startServer } from './start-server.js';
-export { type BuiltService, type RunServiceOptions, runService } from './run-service.js';

@@ -16,7 +16,12 @@ describe('createLogger', () => {
     const { stream, lines } = capture();
     createLogger({ service: 'svc', stream }).info('request done', { status: 200 });
     await new Promise((r) => setImmediate(r));
-    expect(lines[0]).toMatchObject({ service: 'svc', level: 'info', message: 'request done', status: 200 });
+    expect(lines[0]).toMatchObject({
+      service: 'svc',
+      level: 'info',
+      message: 'request done',
+      status: 200,
+    });
     expect(typeof lines[0]?.timestamp).toBe('string');
   });
 
@@ -37,7 +42,8 @@ describe('createLogger', () => {
     });
     await new Promise((r) => setImmediate(r));
     const line = JSON.stringify(lines[0]);
-    for (const secret of ['"p"', '+46701234567', 'hello', '"k"', 'Basic x']) expect(line).not.toContain(secret);
+    for (const secret of ['"p"', '+46701234567', 'hello', '"k"', 'Basic x'])
+      expect(line).not.toContain(secret);
     expect(lines[0]).toMatchObject({ body: { nested: { keep: 1 } } });
   });
 

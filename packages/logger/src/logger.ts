@@ -12,7 +12,8 @@ const REDACTED_KEYS =
 function redact(value: unknown, depth = 0): unknown {
   if (depth > 6 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
-  if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };
+  if (value instanceof Error)
+    return { name: value.name, message: value.message, stack: value.stack };
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
     out[k] = REDACTED_KEYS.test(k) ? '[redacted]' : redact(v, depth + 1);
@@ -40,7 +41,13 @@ export function createLogger({ service, level = 'info', stream }: LoggerOptions)
   return winston.createLogger({
     level,
     defaultMeta: { service },
-    format: winston.format.combine(redactFormat(), winston.format.timestamp(), winston.format.json()),
-    transports: [stream ? new winston.transports.Stream({ stream }) : new winston.transports.Console()],
+    format: winston.format.combine(
+      redactFormat(),
+      winston.format.timestamp(),
+      winston.format.json(),
+    ),
+    transports: [
+      stream ? new winston.transports.Stream({ stream }) : new winston.transports.Console(),
+    ],
   });
 }

@@ -44,9 +44,12 @@ const options = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-type Flags = ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>['values'];
+type Flags = ReturnType<
+  typeof parseArgs<{ options: typeof options; allowPositionals: true }>
+>['values'];
 
-const list = (s: string | undefined) => (s === undefined ? undefined : s.split(',').filter(Boolean));
+const list = (s: string | undefined) =>
+  s === undefined ? undefined : s.split(',').filter(Boolean);
 const int = (s: string | undefined) => (s === undefined ? undefined : Number.parseInt(s, 10));
 
 /** Builds the JSON `Settings` body from the flags that were given; the service validates it. */
@@ -95,7 +98,8 @@ async function main(argv: string[]): Promise<unknown> {
 
   switch (command) {
     case 'list':
-      return (await api.get('', { searchParams: flags.status ? { status: flags.status } : {} })).body;
+      return (await api.get('', { searchParams: flags.status ? { status: flags.status } : {} }))
+        .body;
     case 'show':
       return (await api.get(path(need(account, '<account>')))).body;
     case 'create':
@@ -110,16 +114,22 @@ async function main(argv: string[]): Promise<unknown> {
         })
       ).body;
     case 'update':
-      return (await api.patch(path(need(account, '<account>')), { json: settingsFrom(flags) })).body;
+      return (await api.patch(path(need(account, '<account>')), { json: settingsFrom(flags) }))
+        .body;
     case 'grant':
     case 'revoke': {
       const ref = need(account, '<account>');
       need(rest[0], 'at least one permission or scope');
-      const current = (await api.get(path(ref)).json()) as { permissions: string[]; numberScopes: string[] };
+      const current = (await api.get(path(ref)).json()) as {
+        permissions: string[];
+        numberScopes: string[];
+      };
       const unknown = rest.filter((x) => !isPermission(x) && !isNumberScope(x));
       if (unknown.length > 0) throw new Error(`unknown permission or scope: ${unknown.join(', ')}`);
       const apply = (have: string[], names: string[]) =>
-        command === 'grant' ? [...new Set([...have, ...names])] : have.filter((x) => !names.includes(x));
+        command === 'grant'
+          ? [...new Set([...have, ...names])]
+          : have.filter((x) => !names.includes(x));
       return (
         await api.patch(path(ref), {
           json: {
@@ -151,7 +161,9 @@ async function main(argv: string[]): Promise<unknown> {
 
 try {
   const result = await main(process.argv.slice(2));
-  process.stdout.write(typeof result === 'string' ? `${result}\n` : `${JSON.stringify(result, null, 2)}\n`);
+  process.stdout.write(
+    typeof result === 'string' ? `${result}\n` : `${JSON.stringify(result, null, 2)}\n`,
+  );
 } catch (error) {
   if (error instanceof HTTPError) {
     console.error(`admin: ${error.response.statusCode} ${JSON.stringify(error.response.body)}`);

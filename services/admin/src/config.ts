@@ -8,7 +8,6 @@ import {
   z,
 } from '@msg/config';
 
-
 export const adminSettings = z.object({
   ...serviceSettings.shape,
   ...databaseSettings.shape,

@@ -12,7 +12,9 @@ const logger = createLogger({ service: 'admin', level: config.LOG_LEVEL });
 
 await runService({ name: 'admin', logger, port: config.PORT, host: config.HOST }, async () => {
   if (!config.DATABASE_URL || !config.KAFKA_BROKERS) {
-    throw new Error('DATABASE_URL and KAFKA_BROKERS are required when admin runs as its own process');
+    throw new Error(
+      'DATABASE_URL and KAFKA_BROKERS are required when admin runs as its own process',
+    );
   }
   const pool = createPool({ url: config.DATABASE_URL, applicationName: 'admin' });
   const bus = createKafkaBus({ brokers: config.KAFKA_BROKERS, clientId: 'admin', logger });

@@ -2,8 +2,8 @@ import { openapiDocumentPath } from '@msg/contracts';
 import { createService, jsonErrorFormat, type ReadinessCheck } from '@msg/http';
 import type { Logger } from '@msg/logger';
 import type { RequestHandler } from 'express';
-import { getBatchHealth } from './operations/getBatchHealth.js';
 import { type CreateAccessTokenDeps, createAccessToken } from './operations/createAccessToken.js';
+import { getBatchHealth } from './operations/getBatchHealth.js';
 
 export interface BatchAppDeps extends CreateAccessTokenDeps {
   /** Authenticates `Authorization: Bearer <access token>` on every batch operation. */

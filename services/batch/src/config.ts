@@ -11,7 +11,6 @@ import {
   z,
 } from '@msg/config';
 
-
 const KEY_RING_RULE =
   'expected kid:secret pairs separated by commas, kids unique, each secret at least 32 characters';
 
@@ -31,11 +30,17 @@ export const batchSettings = z.object({
   ...databaseSettings.shape,
   ...kafkaSettings.shape,
   ...trustSettings.shape,
-  JWT_ISSUER: z.string().min(1).default('messaging-platform').describe('`iss` of issued access tokens.'),
+  JWT_ISSUER: z
+    .string()
+    .min(1)
+    .default('messaging-platform')
+    .describe('`iss` of issued access tokens.'),
   JWT_AUDIENCE: z.string().min(1).default('batch-sms').describe('`aud` of issued access tokens.'),
-  JWT_KEYS: envField(KEY_RING_RULE, parseKeyRing).meta({ secret: true }).describe(
-    'Signing keys as kid:secret pairs separated by commas, e.g. "2026-11:...,2026-10:...". Older kids keep verifying until removed (rotation). Secrets at least 32 characters.',
-  ),
+  JWT_KEYS: envField(KEY_RING_RULE, parseKeyRing)
+    .meta({ secret: true })
+    .describe(
+      'Signing keys as kid:secret pairs separated by commas, e.g. "2026-11:...,2026-10:...". Older kids keep verifying until removed (rotation). Secrets at least 32 characters.',
+    ),
   JWT_ACTIVE_KID: z.string().min(1).describe('The kid of JWT_KEYS that signs new tokens.'),
   JWT_TTL_SECONDS: int({ min: 60, max: 86_400, default: 3600 }).describe(
     'Lifetime of an access token in seconds (the `expires_in` of the token answer).',

@@ -3,9 +3,9 @@ import {
   authenticate,
   bearerStrategy,
   createAccountDirectory,
-  createPassport,
   createCredentialVerifier,
   createJwtService,
+  createPassport,
   createRateLimiter,
 } from '@msg/auth';
 import { type Bus, busReadiness } from '@msg/bus';

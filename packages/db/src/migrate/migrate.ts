@@ -89,7 +89,12 @@ async function applyMigration(
     await recordFinished(client, quoted, id);
     await client.query('COMMIT');
   } catch (err) {
-    throw new MigrationFailedError(schema, migration.name, await recordFailure(client, quoted, migration, err), err);
+    throw new MigrationFailedError(
+      schema,
+      migration.name,
+      await recordFailure(client, quoted, migration, err),
+      err,
+    );
   }
   log.info('migration applied', { migration: migration.name, ms: Date.now() - started });
 }

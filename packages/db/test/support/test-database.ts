@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
-import { createPool } from '../../src/pool.js';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '../../src/embedded-postgres.js';
+import { createPool } from '../../src/pool.js';
 
 export type BackendKind = 'postgres' | 'embedded';
 

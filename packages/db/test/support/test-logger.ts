@@ -10,5 +10,8 @@ export function testLogger(): { logger: Logger; lines: () => Record<string, unkn
       done();
     },
   });
-  return { logger: createLogger({ service: 'db-test', level: 'debug', stream }), lines: () => lines };
+  return {
+    logger: createLogger({ service: 'db-test', level: 'debug', stream }),
+    lines: () => lines,
+  };
 }

@@ -1,10 +1,16 @@
 import { generateApiKey, hashSecret } from '@msg/auth';
 import { enqueueOutbox } from '@msg/bus';
 import { ACCOUNT_STATE_EVENT, makeEvent, Topics } from '@msg/contracts';
+import type { components } from '@msg/contracts/admin';
 import { prismaSql } from '@msg/db';
 import { ConflictError, NotFoundError } from '@msg/http';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
-import { type AccountRecord, type AccountView, toAccountState, toAccountView } from './account-record.js';
+import {
+  type AccountRecord,
+  type AccountView,
+  toAccountState,
+  toAccountView,
+} from './account-record.js';
 import { type AccountSettings, checkSettings, settingsColumns } from './settings.js';
 
 /** The Postgres schema that holds the admin service's tables (and its outbox). */
@@ -13,11 +19,8 @@ export const ADMIN_SCHEMA = 'admin';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const withKeys = { apiKeys: { orderBy: { createdAt: 'asc' } } } as const;
 
-export interface NewAccount extends AccountSettings {
-  name: string;
-  password?: string;
-  createApiKey?: boolean;
-}
+/** The createAccount body (the OpenAPI `AccountCreate` schema). */
+export type NewAccount = components['schemas']['AccountCreate'];
 
 export interface AccountsOptions {
   prisma: PrismaClient;
@@ -74,10 +77,7 @@ export function createAccounts({ prisma }: AccountsOptions) {
   }
 
   return {
-    async create(
-      input: NewAccount,
-      traceId?: string,
-    ): Promise<AccountView & { apiKey?: string }> {
+    async create(input: NewAccount, traceId?: string): Promise<AccountView & { apiKey?: string }> {
       checkSettings(input);
       const passwordHash = input.password ? await hashSecret(input.password) : null;
       const apiKey = input.createApiKey ? await newApiKey() : undefined;

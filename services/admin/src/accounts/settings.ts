@@ -1,23 +1,10 @@
 import { isIpRule } from '@msg/auth';
-import type { NumberScope, Permission } from '@msg/contracts';
+import type { components } from '@msg/contracts/admin';
 import { type ErrorDetail, ValidationError } from '@msg/http';
 import { validateSenderId } from '@msg/sms';
 
 /** The operator-settable members of an account (the OpenAPI `Settings` schema). */
-export interface AccountSettings {
-  permissions?: Permission[];
-  numberScopes?: NumberScope[];
-  callbacks?: {
-    replyPathUrl?: string | null;
-    replyPathMethod?: 'GET' | 'POST';
-    deliveryReportUrl?: string | null;
-    voiceReportUrl?: string | null;
-  };
-  rateLimit?: { perSecond: number; burst: number };
-  smsThroughputPerSecond?: number;
-  ipAllowList?: string[];
-  senderIds?: string[];
-}
+export type AccountSettings = components['schemas']['Settings'];
 
 /**
  * Rules the OpenAPI document cannot express: IP rules must parse, sender ids must follow the
@@ -37,13 +24,21 @@ export function checkSettings(settings: AccountSettings): void {
   settings.senderIds?.forEach((id, i) => {
     const result = validateSenderId(id);
     if (!result.ok) {
-      details.push({ loc: ['body', 'senderIds', String(i)], msg: result.message, type: result.reason });
+      details.push({
+        loc: ['body', 'senderIds', String(i)],
+        msg: result.message,
+        type: result.reason,
+      });
     }
   });
   for (const key of ['replyPathUrl', 'deliveryReportUrl', 'voiceReportUrl'] as const) {
     const url = settings.callbacks?.[key];
     if (url && !URL.canParse(url)) {
-      details.push({ loc: ['body', 'callbacks', key], msg: 'must be an absolute URL', type: 'url' });
+      details.push({
+        loc: ['body', 'callbacks', key],
+        msg: 'must be an absolute URL',
+        type: 'url',
+      });
     }
   }
   if (settings.rateLimit && settings.rateLimit.burst < settings.rateLimit.perSecond) {

@@ -1,9 +1,14 @@
+import type { operations } from '@msg/contracts/admin';
 import type { RequestHandler } from 'express';
 import type { Accounts } from '../accounts/accounts.js';
 
-export function createApiKey(accounts: Accounts): RequestHandler<{ account: string }> {
+type Body = NonNullable<operations['createApiKey']['requestBody']>['content']['application/json'];
+
+export function createApiKey(
+  accounts: Accounts,
+): RequestHandler<{ account: string }, unknown, Body | undefined> {
   return async (req, res) => {
-    const body: { apiKey?: string } | undefined = req.body;
-    res.status(201).json(await accounts.addApiKey(req.params.account, body?.apiKey, req.requestId));
+    const supplied = req.body?.apiKey;
+    res.status(201).json(await accounts.addApiKey(req.params.account, supplied, req.requestId));
   };
 }

@@ -1,14 +1,13 @@
+import type { operations } from '@msg/contracts/admin';
 import type { RequestHandler } from 'express';
 import type { Accounts } from '../accounts/accounts.js';
 
-export function listAccounts(accounts: Accounts): RequestHandler {
+type Query = NonNullable<operations['listAccounts']['parameters']['query']>;
+
+export function listAccounts(accounts: Accounts): RequestHandler<object, unknown, unknown, Query> {
   return async (req, res) => {
-    // The validator has checked and defaulted these query parameters.
-    const { status, limit, offset } = req.query as {
-      status?: 'active' | 'disabled';
-      limit: number;
-      offset: number;
-    };
+    // The validator has checked the query and applied the document's defaults.
+    const { status, limit = 100, offset = 0 } = req.query;
     res.json(await accounts.list({ ...(status && { status }), limit, offset }));
   };
 }

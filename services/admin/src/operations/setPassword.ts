@@ -1,10 +1,14 @@
+import type { operations } from '@msg/contracts/admin';
 import type { RequestHandler } from 'express';
 import type { Accounts } from '../accounts/accounts.js';
 
-export function setPassword(accounts: Accounts): RequestHandler<{ account: string }> {
+type Body = operations['setPassword']['requestBody']['content']['application/json'];
+
+export function setPassword(
+  accounts: Accounts,
+): RequestHandler<{ account: string }, unknown, Body> {
   return async (req, res) => {
-    const { password }: { password: string } = req.body;
-    await accounts.setPassword(req.params.account, password, req.requestId);
+    await accounts.setPassword(req.params.account, req.body.password, req.requestId);
     res.status(204).end();
   };
 }

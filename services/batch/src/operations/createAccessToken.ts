@@ -1,9 +1,5 @@
-import {
-  type CredentialVerifier,
-  ipAllowed,
-  type JwtService,
-  type RateLimiter,
-} from '@msg/auth';
+import { type CredentialVerifier, ipAllowed, type JwtService, type RateLimiter } from '@msg/auth';
+import type { operations } from '@msg/contracts/batch';
 import { ForbiddenError, RateLimitedError, UnauthorizedError } from '@msg/http';
 import type { RequestHandler } from 'express';
 
@@ -17,9 +13,15 @@ export interface CreateAccessTokenDeps {
  * POST /v1/oauth/token — client-credentials grant (specification part 5): client_id is the SMS
  * account name, client_secret its API key. Answers a JWT the batch operations accept as bearer.
  */
-export function createAccessToken({ verifier, jwt, limiter }: CreateAccessTokenDeps): RequestHandler {
+type Body = operations['createAccessToken']['requestBody']['content']['application/json'];
+
+export function createAccessToken({
+  verifier,
+  jwt,
+  limiter,
+}: CreateAccessTokenDeps): RequestHandler<object, unknown, Body> {
   return async (req, res) => {
-    const { client_id, client_secret }: { client_id: string; client_secret: string } = req.body;
+    const { client_id, client_secret } = req.body;
     const account = await verifier.verifyApiKey(client_id, client_secret);
     if (!account) throw new UnauthorizedError('invalid client_id or client_secret');
     if (account.status !== 'active') throw new ForbiddenError('account is disabled');

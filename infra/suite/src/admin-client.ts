@@ -7,17 +7,29 @@ export interface DemoAccount {
   apiKey: string;
 }
 
-/**
- * Makes sure the demo account exists with every permission and scope, the given password and API
- * key — through the admin API, exactly as an operator would. Safe to run on every start.
- */
-export async function seedDemoAccount(adminUrl: string, adminToken: string, demo: DemoAccount) {
-  const api = got.extend({
+function adminApi(adminUrl: string, adminToken: string) {
+  return got.extend({
     prefixUrl: `${adminUrl}/internal/v1/accounts`,
     headers: { authorization: `Bearer ${adminToken}` },
     responseType: 'json',
     timeout: { request: 30_000 },
   });
+}
+
+/**
+ * The in-process bus keeps nothing across restarts, while the embedded database may: publishing
+ * every stored account again refills the account directories of a restarted suite.
+ */
+export async function republishAccounts(adminUrl: string, adminToken: string): Promise<void> {
+  await adminApi(adminUrl, adminToken).post('republish');
+}
+
+/**
+ * Makes sure the demo account exists with every permission and scope, the given password and API
+ * key — through the admin API, exactly as an operator would. Safe to run on every start.
+ */
+export async function seedDemoAccount(adminUrl: string, adminToken: string, demo: DemoAccount) {
+  const api = adminApi(adminUrl, adminToken);
   const name = encodeURIComponent(demo.username);
   const settings = { permissions: [...PERMISSIONS], numberScopes: [...NUMBER_SCOPES] };
   try {

@@ -1,0 +1,115 @@
+import type pg from 'pg';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { withTransaction } from '../src/transaction.js';
+import { describeOnEachBackend } from './support/test-database.js';
+
+describeOnEachBackend('pool and transactions', (db) => {
+  let schema: string;
+  let table: string;
+
+  beforeAll(async () => {
+    schema = db.uniqueSchema('tx');
+    table = `"${schema}".job`;
+    await db.pool.query(`CREATE SCHEMA "${schema}"`);
+    await db.pool.query(`CREATE TABLE ${table} (id INTEGER PRIMARY KEY, claimed_by TEXT)`);
+  });
+
+  afterAll(async () => {
+    await db.pool.query(`DROP SCHEMA "${schema}" CASCADE`);
+  });
+
+  async function ids(): Promise<number[]> {
+    const { rows } = await db.pool.query<{ id: number }>(`SELECT id FROM ${table} ORDER BY id`);
+    return rows.map((row) => row.id);
+  }
+
+  it('when the work resolves, then its writes are committed and its result returned', async () => {
+    const result = await withTransaction(db.pool, async (client) => {
+      await client.query(`INSERT INTO ${table} (id) VALUES (1), (2)`);
+      return 'done';
+    });
+    expect(result).toBe('done');
+    expect(await ids()).toEqual([1, 2]);
+  });
+
+  it('when the work throws, then its writes are rolled back, the error rethrown and the connection returned', async () => {
+    const boom = new Error('boom');
+    await expect(
+      withTransaction(db.pool, async (client) => {
+        await client.query(`INSERT INTO ${table} (id) VALUES (3)`);
+        throw boom;
+      }),
+    ).rejects.toBe(boom);
+
+    expect(await ids()).toEqual([1, 2]);
+    expect(db.pool.waitingCount).toBe(0);
+    expect(db.pool.idleCount).toBe(db.pool.totalCount);
+  });
+
+  it('when a statement fails inside, then the transaction is rolled back and the pool still works', async () => {
+    await expect(
+      withTransaction(db.pool, async (client) => {
+        await client.query(`INSERT INTO ${table} (id) VALUES (4)`);
+        await client.query(`INSERT INTO ${table} (id) VALUES (1)`);
+      }),
+    ).rejects.toMatchObject({ code: '23505' });
+    expect(await ids()).toEqual([1, 2]);
+  });
+
+  it('when jobs are claimed with FOR UPDATE SKIP LOCKED, then a row locked by one transaction is skipped by another', async () => {
+    const claim = (client: pg.PoolClient) =>
+      client
+        .query<{ id: number }>(
+          `SELECT id FROM ${table} WHERE claimed_by IS NULL ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`,
+        )
+        .then((result) => result.rows.map((row) => row.id));
+
+    const other = db.openAnotherPool();
+    if (other) {
+      // Two sessions at once: the second must skip the row the first holds.
+      let releaseFirst: () => void = () => {};
+      const firstHolds = new Promise<void>((resolve) => {
+        releaseFirst = resolve;
+      });
+      let firstClaimed: number[] = [];
+      const first = withTransaction(db.pool, async (client) => {
+        firstClaimed = await claim(client);
+        await firstHolds;
+      });
+      await expect.poll(() => firstClaimed).toEqual([1]);
+      const secondClaimed = await withTransaction(other, claim);
+      releaseFirst();
+      await first;
+      expect(secondClaimed).toEqual([2]);
+    } else {
+      // Embedded: one session only, so the statement runs but nothing can compete with it.
+      const claimed = await withTransaction(db.pool, async (client) => {
+        const rows = await claim(client);
+        await client.query(`UPDATE ${table} SET claimed_by = 'me' WHERE id = ANY($1)`, [rows]);
+        return rows;
+      });
+      expect(claimed).toEqual([1]);
+      await db.pool.query(`UPDATE ${table} SET claimed_by = NULL`);
+    }
+  });
+
+  it('when a session listens and a notification is sent, then the listener receives it', async () => {
+    const client = await db.pool.connect();
+    try {
+      const received: { channel: string; payload?: string }[] = [];
+      client.on('notification', (n) => received.push({ channel: n.channel, payload: n.payload }));
+      await client.query('LISTEN db_test_channel');
+      // Embedded has one connection, so the notifying session is the listening one.
+      await client.query(`SELECT pg_notify('db_test_channel', 'same session')`);
+      const other = db.openAnotherPool();
+      if (other) await other.query(`SELECT pg_notify('db_test_channel', 'other session')`);
+
+      const expected = [{ channel: 'db_test_channel', payload: 'same session' }];
+      if (other) expected.push({ channel: 'db_test_channel', payload: 'other session' });
+      await expect.poll(() => received).toEqual(expected);
+      await client.query('UNLISTEN *');
+    } finally {
+      client.release();
+    }
+  });
+});
