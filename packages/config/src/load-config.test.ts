@@ -46,7 +46,7 @@ describe('loadConfig', () => {
       loadConfig(schema, { PORT: 'abc', TIMEOUT: '5 minutes', BROKERS: ',' }),
     );
     expect(problems).toEqual([
-      'PORT: expected an integer between 1 and 65535, got "abc"',
+      'PORT: expected an integer between 0 and 65535, got "abc"',
       'UPSTREAM_URL: required, not set',
       'TIMEOUT: expected a duration such as 500ms, 5s, 2m, 1h or a number of milliseconds, got "5 minutes"',
       'BROKERS: expected a comma-separated list with at least one entry, got ","',
@@ -54,8 +54,8 @@ describe('loadConfig', () => {
   });
 
   it('when problems are found, then the error message lists them all', () => {
-    expect(() => loadConfig(schema, { PORT: '0' })).toThrow(
-      'Invalid configuration (2 problems):\n  PORT: expected an integer between 1 and 65535, got "0"\n  UPSTREAM_URL: required, not set',
+    expect(() => loadConfig(schema, { PORT: '70000' })).toThrow(
+      'Invalid configuration (2 problems):\n  PORT: expected an integer between 0 and 65535, got "70000"\n  UPSTREAM_URL: required, not set',
     );
   });
 
@@ -76,7 +76,7 @@ describe('loadConfig', () => {
     );
     expect(problems).toEqual([
       'SIGNING_KEY: expected at least 32 characters, got a value (hidden)',
-      'DB_PASSWORD: expected an integer between 1 and 65535, got a value (hidden)',
+      'DB_PASSWORD: expected an integer between 0 and 65535, got a value (hidden)',
     ]);
   });
 

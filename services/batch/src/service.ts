@@ -9,6 +9,7 @@ import {
   createRateLimiter,
 } from '@msg/auth';
 import { type Bus, busReadiness } from '@msg/bus';
+import { Topics } from '@msg/contracts';
 import { databaseReadiness, migrate } from '@msg/db';
 import type { Logger } from '@msg/logger';
 import type pg from 'pg';
@@ -27,6 +28,8 @@ export interface BatchRuntime {
 /** Prepares the batch service: schema, account directory (readiness waits for it), token issuing. */
 export async function startBatch(config: BatchConfig, { pool, bus, logger }: BatchRuntime) {
   await migrate({ pool, schema: BATCH_SCHEMA, migrationsDir: MIGRATIONS_DIR, logger });
+  // Consumers create what they read too: batch may start before admin ever has.
+  await bus.ensureTopics([{ topic: Topics.accounts, compacted: true }]);
   // The directory gives every instance a group of its own: every replica must see every account.
   const directory = createAccountDirectory({ bus, logger, groupId: 'batch-accounts' });
   await directory.start();
