@@ -10,6 +10,12 @@ export {
   PERMISSIONS,
   type Permission,
 } from './accounts.js';
+export {
+  CALLBACK_DEAD_LETTER_EVENT,
+  CALLBACK_REQUEST_EVENT,
+  type CallbackDeadLetter,
+  type CallbackRequest,
+} from './callbacks.js';
 export { type EventEnvelope, makeEvent } from './envelope.js';
 export {
   type OpenApiDocument,
@@ -17,4 +23,15 @@ export {
   openapiDocumentPath,
   readOpenApiDocument,
 } from './openapi.js';
+export {
+  SMS_INBOUND_EVENT,
+  SMS_OUTBOUND_EVENT,
+  SMS_STATUS_EVENT,
+  type SmsEncoding,
+  type SmsInbound,
+  type SmsOutbound,
+  type SmsSource,
+  type SmsState,
+  type SmsStatus,
+} from './sms.js';
 export { type Topic, Topics } from './topics.js';

@@ -11,7 +11,8 @@ describe('startEmbeddedPostgres', () => {
   let pool: pg.Pool;
 
   beforeAll(async () => {
-    embedded = await startEmbeddedPostgres({ connectionWaitMs: 300 });
+    // Generous: on a loaded CI machine pglite-socket notices a closed connection late.
+    embedded = await startEmbeddedPostgres({ connectionWaitMs: 2_000 });
     pool = createPool({ url: embedded.url, ...embedded.poolOptions });
   });
 

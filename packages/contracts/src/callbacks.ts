@@ -1,0 +1,32 @@
+/**
+ * `callbacks.v1`: an HTTP callback any service asks the notifier to deliver (key = the target's
+ * origin, so one target's callbacks are handled in order by one consumer). Event type
+ * `callback.request`. `callbacks.dlq.v1` receives the ones given up on, with the last error.
+ */
+export interface CallbackRequest {
+  /** Unique per callback; the notifier delivers each at least once and logs every attempt. */
+  callbackId: string;
+  accountId: string;
+  /** Absolute http(s) URL. */
+  url: string;
+  method: 'GET' | 'POST';
+  /** Added to the URL's query (GET interfaces such as reply-path and voice reports). */
+  query?: Record<string, string>;
+  /** JSON body (POST). */
+  body?: unknown;
+  /** Stop retrying after this time (ISO); the notifier's default horizon otherwise. */
+  giveUpAt?: string;
+  /** What the callback is about, for logs and metrics: e.g. { service: 'sms', kind: 'status' }. */
+  origin: { service: string; kind: string };
+}
+
+export const CALLBACK_REQUEST_EVENT = 'callback.request';
+
+/** `callbacks.dlq.v1`: a callback that was not delivered before its horizon. */
+export interface CallbackDeadLetter extends CallbackRequest {
+  attempts: number;
+  lastError: string;
+  gaveUpAt: string;
+}
+
+export const CALLBACK_DEAD_LETTER_EVENT = 'callback.dead_letter';
