@@ -15,6 +15,9 @@ Messaging platform is running${suite.embeddedDatabase ? ' on embedded PGlite' : 
   Gateway (public API)   ${suite.gatewayUrl}
   API documentation      ${suite.gatewayUrl}/docs
   Admin API (internal)   ${suite.adminUrl}   token: ${suite.adminToken}
+  Services (direct)      ${Object.entries(suite.serviceUrls)
+    .map(([name, url]) => `${name} ${url}`)
+    .join('   ')}
 
 Demo account (every permission and scope):
   username   ${suite.demo.username}
