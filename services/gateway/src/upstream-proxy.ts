@@ -16,8 +16,11 @@ export interface UpstreamAgents {
 
 /** Connection pools to the upstreams, kept alive between requests and closed on shutdown. */
 export function createUpstreamAgents(): UpstreamAgents {
-  const http = new HttpAgent({ keepAlive: true });
-  const https = new HttpsAgent({ keepAlive: true });
+  // Idle upstream sockets are dropped after 4 s, before a service's server would close them
+  // (Node's default keep-alive timeout is 5 s): reusing a socket the server is closing at that
+  // moment is a classic source of stray 502s.
+  const http = new HttpAgent({ keepAlive: true, timeout: 4_000 });
+  const https = new HttpsAgent({ keepAlive: true, timeout: 4_000 });
   return {
     http,
     https,
