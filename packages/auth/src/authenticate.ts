@@ -41,6 +41,8 @@ export function authenticate(
       }
       if (user) {
         req.account = user;
+        // Every later log line of this request names the account (never its credentials).
+        if (req.log) req.log = req.log.child({ accountId: user.id });
         next();
         return;
       }

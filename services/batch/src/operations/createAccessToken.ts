@@ -24,6 +24,7 @@ export function createAccessToken({
     const { client_id, client_secret } = req.body;
     const account = await verifier.verifyApiKey(client_id, client_secret);
     if (!account) throw new UnauthorizedError('invalid client_id or client_secret');
+    req.log = req.log.child({ accountId: account.id });
     if (account.status !== 'active') throw new ForbiddenError('account is disabled');
     if (!account.permissions.includes('batch_sms')) {
       throw new ForbiddenError('batch SMS is not enabled for this account');
