@@ -1,0 +1,63 @@
+import {
+  bool,
+  csv,
+  databaseSettings,
+  durationMs,
+  int,
+  kafkaSettings,
+  loadConfig,
+  secret,
+  serviceSettings,
+  trustSettings,
+  z,
+} from '@msg/config';
+
+export const notifierSettings = z.object({
+  ...serviceSettings.shape,
+  ...databaseSettings.shape,
+  ...kafkaSettings.shape,
+  ...trustSettings.shape,
+  CALLBACK_TIMEOUT_MS: int({ min: 100, max: 120_000, default: 10_000 }).describe(
+    'Deadline of one delivery attempt in milliseconds (connect, send, wait for the answer).',
+  ),
+  CALLBACK_HORIZON: durationMs('24h').describe(
+    'How long a callback is retried when its request names no giveUpAt; then it goes to callbacks.dlq.v1.',
+  ),
+  CALLBACK_RETRY_BASE: durationMs('1s').describe(
+    'Upper bound of the first retry delay; each later one doubles it (full jitter).',
+  ),
+  CALLBACK_RETRY_MAX: durationMs('10m').describe('Longest delay between two attempts.'),
+  CALLBACK_ALLOW_PRIVATE_TARGETS: bool(false).describe(
+    'Deliver to loopback, private, link-local, unique-local and multicast addresses (development only).',
+  ),
+  CALLBACK_ALLOWED_HOSTS: csv()
+    .optional()
+    .describe('Host names delivered to whatever they resolve to (trusted internal receivers).'),
+  CALLBACK_SIGNING_SECRET: secret()
+    .optional()
+    .describe(
+      'When set, every callback carries X-Webhook-Signature (HMAC-SHA256) and X-Webhook-Timestamp.',
+    ),
+  NOTIFIER_POLL_MS: int({ min: 10, max: 60_000, default: 250 }).describe(
+    'Pause between looks for due callbacks (and outbox rows) when idle, in milliseconds.',
+  ),
+  NOTIFIER_PER_TARGET_CONCURRENCY: int({ min: 1, max: 1_000, default: 4 }).describe(
+    'Requests one replica has in flight to one target (URL origin) at most.',
+  ),
+  NOTIFIER_CONCURRENCY: int({ min: 1, max: 10_000, default: 64 }).describe(
+    'Requests one replica has in flight in total at most.',
+  ),
+  NOTIFIER_CONSUMER_GROUP: z
+    .string()
+    .min(1)
+    .default('notifier')
+    .describe(
+      'Kafka consumer group reading callbacks.v1 (one per environment on a shared cluster).',
+    ),
+});
+
+export type NotifierConfig = z.infer<typeof notifierSettings>;
+
+export function loadNotifierConfig(env: NodeJS.ProcessEnv = process.env): NotifierConfig {
+  return loadConfig(notifierSettings, env);
+}

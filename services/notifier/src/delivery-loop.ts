@@ -1,0 +1,195 @@
+import type { Logger } from '@msg/logger';
+import {
+  type BackoffOptions,
+  backoffDelay,
+  type CallbackSender,
+  type SendResult,
+} from '@msg/webhooks';
+import type pg from 'pg';
+import {
+  type CallbackRow,
+  claimDueCallbacks,
+  markDelivered,
+  recordFailure,
+} from './callback-store.js';
+import type { AttemptOutcome, NotifierMetrics } from './metrics.js';
+import type { TargetLimiter } from './target-limiter.js';
+
+export interface DeliveryLoopOptions {
+  pool: pg.Pool;
+  sender: CallbackSender;
+  limiter: TargetLimiter;
+  metrics: NotifierMetrics;
+  logger: Logger;
+  pollMs: number;
+  /** Hides a claimed row from other replicas; longer than one attempt can take. */
+  leaseMs: number;
+  backoff: Pick<BackoffOptions, 'baseMs' | 'maxMs'>;
+}
+
+const HORIZON_PASSED = 'horizon passed before delivery';
+/** Rows looked at per free slot: some belong to targets that are full. */
+const CLAIM_LOOKAHEAD = 4;
+
+/**
+ * Claims due callbacks while slots are free, delivers each (one attempt), and records the
+ * outcome. Woken early when a callback is stored or a slot frees up; otherwise it polls.
+ */
+export function createDeliveryLoop(options: DeliveryLoopOptions) {
+  const { pool, sender, limiter, metrics, logger, pollMs, leaseMs, backoff } = options;
+  const log = logger.child({ component: 'delivery-loop' });
+  const inFlight = new Set<Promise<void>>();
+  let stopped = false;
+  let running: Promise<void> | undefined;
+  let wakeUp: (() => void) | undefined;
+  let woken = false;
+
+  function wake(): void {
+    woken = true;
+    wakeUp?.();
+  }
+
+  function pause(): Promise<void> {
+    if (woken || stopped) {
+      woken = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, pollMs);
+      function done() {
+        clearTimeout(timer);
+        wakeUp = undefined;
+        woken = false;
+        resolve();
+      }
+      wakeUp = done;
+    });
+  }
+
+  function select(rows: CallbackRow[]): CallbackRow[] {
+    return rows.filter((row) => limiter.tryAcquire(row.target));
+  }
+
+  async function claim(): Promise<CallbackRow[]> {
+    const free = limiter.free();
+    if (free <= 0) return [];
+    let picked: CallbackRow[] = [];
+    try {
+      return await claimDueCallbacks(pool, {
+        limit: free * CLAIM_LOOKAHEAD,
+        skipTargets: limiter.saturated(),
+        leaseMs,
+        select: (rows) => {
+          picked = select(rows);
+          return picked;
+        },
+      });
+    } catch (error) {
+      // The claim rolled back: give the slots back.
+      for (const row of picked) limiter.release(row.target);
+      throw error;
+    }
+  }
+
+  async function run(): Promise<void> {
+    while (!stopped) {
+      try {
+        for (const row of await claim()) dispatch(row);
+      } catch (error) {
+        log.warn('claiming callbacks failed', { error: String(error) });
+      }
+      await pause();
+    }
+  }
+
+  function dispatch(row: CallbackRow): void {
+    const work = deliver(row)
+      .catch((error) => {
+        // The row keeps its lease and is tried again when it ends.
+        log.error('recording a callback attempt failed', {
+          callbackId: row.callback_id,
+          error: String(error),
+        });
+      })
+      .finally(() => {
+        limiter.release(row.target);
+        inFlight.delete(work);
+        wake();
+      });
+    inFlight.add(work);
+  }
+
+  async function deliver(row: CallbackRow): Promise<void> {
+    if (row.expired) {
+      await recordFailure(pool, row.callback_id, {
+        error: HORIZON_PASSED,
+        retryInMs: null,
+        attemptMade: false,
+      });
+      log.warn('callback given up', {
+        callbackId: row.callback_id,
+        origin: `${row.origin.service}/${row.origin.kind}`,
+        target: row.target,
+        attempts: row.attempts,
+        reason: HORIZON_PASSED,
+      });
+      return;
+    }
+    const result = await sender.send({
+      url: row.url,
+      method: row.method,
+      ...(row.query && { query: row.query }),
+      ...(row.body !== null && { body: row.body }),
+    });
+    const outcome = await record(row, result);
+    metrics.attempt(outcome, result.durationMs);
+    // Never the URL path, query values or body: they may carry tokens and message content.
+    const fields = {
+      callbackId: row.callback_id,
+      accountId: row.account_id,
+      origin: `${row.origin.service}/${row.origin.kind}`,
+      target: row.target,
+      attempt: row.attempts + 1,
+      status: result.status,
+      durationMs: result.durationMs,
+      outcome,
+      ...(result.error && { error: result.error }),
+    };
+    if (outcome === 'delivered') log.info('callback attempt', fields);
+    else log.warn('callback attempt', fields);
+  }
+
+  async function record(row: CallbackRow, result: SendResult): Promise<AttemptOutcome> {
+    if (result.ok) {
+      await markDelivered(pool, row.callback_id);
+      return 'delivered';
+    }
+    const retryInMs = result.retryable ? backoffDelay(row.attempts + 1, backoff) : null;
+    const recorded = await recordFailure(pool, row.callback_id, {
+      error: result.error ?? 'failed',
+      retryInMs,
+      attemptMade: true,
+    });
+    return recorded?.status === 'pending' ? 'retry' : 'dead';
+  }
+
+  return {
+    start(): void {
+      if (running) return;
+      stopped = false;
+      running = run();
+    },
+    /** Wakes the loop now (a callback was stored). */
+    wake,
+    /** Stops claiming, then waits for the attempts in flight to be recorded. */
+    async stop(): Promise<void> {
+      stopped = true;
+      wakeUp?.();
+      await running;
+      running = undefined;
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}
+
+export type DeliveryLoop = ReturnType<typeof createDeliveryLoop>;

@@ -1,0 +1,306 @@
+import { createInProcessBus } from '@msg/bus';
+import { type CallbackRequest, Topics } from '@msg/contracts';
+import { createPool, type EmbeddedPostgres, startEmbeddedPostgres } from '@msg/db';
+import { createLogger } from '@msg/logger';
+import type pg from 'pg';
+import request from 'supertest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadNotifierConfig } from '../src/config.js';
+import { type Notifier, startNotifier } from '../src/service.js';
+import { type Receiver, type Reply, startReceiver } from './receiver.js';
+import { callbackRequest, collectDeadLetters, eventually, publishCallback } from './support.js';
+
+const logger = createLogger({ service: 'notifier-test', level: 'error' });
+/** Quick retries so that a test sees several attempts within a second. */
+const baseEnv = {
+  LOG_LEVEL: 'error',
+  CALLBACK_ALLOWED_HOSTS: '127.0.0.1',
+  CALLBACK_RETRY_BASE: '40ms',
+  CALLBACK_RETRY_MAX: '150ms',
+  CALLBACK_TIMEOUT_MS: '2000',
+  NOTIFIER_POLL_MS: '20',
+};
+
+let database: EmbeddedPostgres;
+let pool: pg.Pool;
+let bus: ReturnType<typeof createInProcessBus>;
+let deadLetters: Awaited<ReturnType<typeof collectDeadLetters>>;
+const cleanup: (() => Promise<void>)[] = [];
+
+beforeAll(async () => {
+  database = await startEmbeddedPostgres({});
+  pool = createPool({ url: database.url, ...database.poolOptions });
+  bus = createInProcessBus({ logger });
+  await bus.ensureTopics([{ topic: Topics.callbacks }, { topic: Topics.callbacksDlq }]);
+  deadLetters = await collectDeadLetters(bus, 'test-dead-letters');
+}, 60_000);
+
+afterAll(async () => {
+  await deadLetters?.stop();
+  await bus?.close();
+  await pool?.end();
+  await database?.stop();
+});
+
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step();
+});
+
+async function notifier(env: Record<string, string> = {}): Promise<Notifier> {
+  const started = await startNotifier(loadNotifierConfig({ ...baseEnv, ...env }), {
+    pool,
+    bus,
+    logger,
+  });
+  cleanup.push(() => started.stop());
+  return started;
+}
+
+async function receiver(reply?: Reply): Promise<Receiver> {
+  const started = await startReceiver(reply);
+  cleanup.push(() => started.close());
+  return started;
+}
+
+async function rowOf(callbackId: string) {
+  const { rows } = await pool.query<{
+    status: string;
+    attempts: number;
+    last_error: string | null;
+  }>(
+    'SELECT "status", "attempts", "last_error" FROM "notifier"."callback" WHERE "callback_id" = $1',
+    [callbackId],
+  );
+  return rows[0];
+}
+
+async function deliveredRow(req: CallbackRequest) {
+  let row: Awaited<ReturnType<typeof rowOf>>;
+  await eventually(async () => {
+    row = await rowOf(req.callbackId);
+    expect(row?.status).toBe('delivered');
+  });
+  return row;
+}
+
+describe('delivery', () => {
+  it('when a GET callback with a query is published, then the receiver gets it with the query added to its own', async () => {
+    const service = await notifier();
+    const target = await receiver();
+    const req = callbackRequest(`${target.url}/reply?token=abc`, {
+      method: 'GET',
+      query: { from: '+46701234567', text: 'hej då & välkommen' },
+      origin: { service: 'replypath', kind: 'inbound' },
+    });
+    await publishCallback(bus, req);
+    expect(await deliveredRow(req)).toMatchObject({ attempts: 1, last_error: null });
+    expect(target.received).toHaveLength(1);
+    const url = new URL(target.received[0]?.url ?? '', target.url);
+    expect(url.pathname).toBe('/reply');
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      token: 'abc',
+      from: '+46701234567',
+      text: 'hej då & välkommen',
+    });
+    const metrics = await request(service.app).get('/metrics');
+    expect(metrics.text).toMatch(/callback_attempts_total\{[^}]*outcome="delivered"[^}]*\} [1-9]/);
+    expect(metrics.text).toContain('callback_delivery_seconds_bucket');
+    expect((await request(service.app).get('/readyz')).status).toBe(200);
+    expect((await request(service.app).get('/healthz')).status).toBe(200);
+  });
+
+  it('when a POST callback is published, then the receiver gets its body as JSON', async () => {
+    await notifier();
+    const target = await receiver();
+    const body = { messageId: 'm-1', status: 'DELIVERED', at: '2026-11-22T10:00:00Z' };
+    const req = callbackRequest(`${target.url}/dlr`, { body });
+    await publishCallback(bus, req);
+    await deliveredRow(req);
+    expect(target.received[0]?.method).toBe('POST');
+    expect(target.received[0]?.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(target.received[0]?.body ?? '')).toEqual(body);
+  });
+
+  it('when the same callbackId is published twice, then it is delivered once', async () => {
+    await notifier();
+    const target = await receiver();
+    const req = callbackRequest(target.url, { body: { n: 1 } });
+    await publishCallback(bus, req);
+    await publishCallback(bus, req);
+    await deliveredRow(req);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(target.received).toHaveLength(1);
+  });
+
+  it('when a request is not a valid callback, then it is skipped and the next one still goes out', async () => {
+    await notifier();
+    const target = await receiver();
+    await publishCallback(bus, callbackRequest('ftp://example.com/x'));
+    const req = callbackRequest(target.url);
+    await publishCallback(bus, req);
+    await deliveredRow(req);
+    expect(target.received).toHaveLength(1);
+  });
+});
+
+describe('retries', () => {
+  it('when the receiver fails twice and then answers 200, then it took exactly 3 attempts', async () => {
+    await notifier();
+    const target = await receiver((_req, res, n) => res.writeHead(n <= 2 ? 503 : 200).end());
+    const req = callbackRequest(target.url);
+    await publishCallback(bus, req);
+    expect(await deliveredRow(req)).toMatchObject({ attempts: 3 });
+    expect(target.received).toHaveLength(3);
+  });
+
+  it('when the receiver answers 400, then it gives up at once into callbacks.dlq.v1', async () => {
+    await notifier();
+    const target = await receiver((_req, res) => res.writeHead(400).end());
+    const req = callbackRequest(target.url, { body: { a: 1 } });
+    await publishCallback(bus, req);
+    await eventually(() => expect(deadLetters.of(req.callbackId)).toHaveLength(1));
+    expect(deadLetters.of(req.callbackId)[0]).toMatchObject({
+      callbackId: req.callbackId,
+      accountId: req.accountId,
+      url: req.url,
+      body: { a: 1 },
+      origin: req.origin,
+      attempts: 1,
+      lastError: 'HTTP 400',
+    });
+    expect(await rowOf(req.callbackId)).toMatchObject({ status: 'dead', attempts: 1 });
+    expect(target.received).toHaveLength(1);
+  });
+
+  it('when the horizon has already passed, then it goes to callbacks.dlq.v1 without an attempt', async () => {
+    await notifier();
+    const target = await receiver();
+    const req = callbackRequest(target.url, {
+      giveUpAt: new Date(Date.now() - 1_000).toISOString(),
+    });
+    await publishCallback(bus, req);
+    await eventually(() => expect(deadLetters.of(req.callbackId)).toHaveLength(1));
+    expect(deadLetters.of(req.callbackId)[0]).toMatchObject({
+      attempts: 0,
+      lastError: 'horizon passed before delivery',
+    });
+    expect(target.received).toHaveLength(0);
+  });
+
+  it('when the receiver keeps failing until the horizon, then it is retried and then dead-lettered with the last error', async () => {
+    await notifier();
+    const target = await receiver((_req, res) => res.writeHead(503).end());
+    const req = callbackRequest(target.url, { giveUpAt: new Date(Date.now() + 600).toISOString() });
+    await publishCallback(bus, req);
+    await eventually(() => expect(deadLetters.of(req.callbackId)).toHaveLength(1));
+    const [letter] = deadLetters.of(req.callbackId);
+    expect(letter?.lastError).toBe('HTTP 503');
+    expect(letter?.attempts).toBeGreaterThanOrEqual(2);
+    expect(letter?.attempts).toBe(target.received.length);
+  });
+
+  it('when the horizon comes from CALLBACK_HORIZON, then a failing callback is dead-lettered after it', async () => {
+    await notifier({ CALLBACK_HORIZON: '300ms' });
+    const target = await receiver((_req, res) => res.writeHead(500).end());
+    const req = callbackRequest(target.url);
+    await publishCallback(bus, req);
+    await eventually(() => expect(deadLetters.of(req.callbackId)).toHaveLength(1));
+    expect(await rowOf(req.callbackId)).toMatchObject({ status: 'dead', last_error: 'HTTP 500' });
+  });
+});
+
+describe('targets', () => {
+  it('when the target is a private address and nothing allows it, then it is refused into the dead letters', async () => {
+    await notifier({ CALLBACK_ALLOWED_HOSTS: 'receiver.example' });
+    const target = await receiver();
+    const req = callbackRequest(target.url);
+    await publishCallback(bus, req);
+    await eventually(() => expect(deadLetters.of(req.callbackId)).toHaveLength(1));
+    expect(deadLetters.of(req.callbackId)[0]).toMatchObject({
+      attempts: 1,
+      lastError: 'target address not allowed',
+    });
+    expect(target.received).toHaveLength(0);
+  });
+
+  it('when CALLBACK_ALLOW_PRIVATE_TARGETS is true, then a private target is delivered to', async () => {
+    await notifier({
+      CALLBACK_ALLOWED_HOSTS: 'receiver.example',
+      CALLBACK_ALLOW_PRIVATE_TARGETS: 'true',
+    });
+    const target = await receiver();
+    const req = callbackRequest(target.url);
+    await publishCallback(bus, req);
+    await deliveredRow(req);
+    expect(target.received).toHaveLength(1);
+  });
+
+  it('when many callbacks go to one slow target, then no more than the per-target limit are in flight', async () => {
+    await notifier({ NOTIFIER_PER_TARGET_CONCURRENCY: '3' });
+    const target = await receiver((_req, res) => {
+      setTimeout(() => res.writeHead(200).end(), 120);
+    });
+    const requests = Array.from({ length: 12 }, () => callbackRequest(target.url));
+    for (const req of requests) await publishCallback(bus, req);
+    await eventually(() => expect(target.received).toHaveLength(12));
+    for (const req of requests) await deliveredRow(req);
+    expect(target.maxConcurrent()).toBe(3);
+  });
+});
+
+describe('restart', () => {
+  it('when the notifier restarts on the same database, then pending retries and new requests are still delivered', async () => {
+    const first = await notifier({ CALLBACK_RETRY_BASE: '600ms', CALLBACK_RETRY_MAX: '600ms' });
+    // The retried callback fails twice, then succeeds; every other one succeeds at once.
+    let retriedAttempts = 0;
+    const target = await receiver((req, res) => {
+      const isRetried = JSON.parse(req.body).retried === true;
+      if (isRetried) retriedAttempts += 1;
+      res.writeHead(isRetried && retriedAttempts <= 2 ? 503 : 200).end();
+    });
+    const retried = callbackRequest(target.url, { body: { retried: true } });
+    await publishCallback(bus, retried);
+    await eventually(async () =>
+      expect(await rowOf(retried.callbackId)).toMatchObject({ attempts: 1 }),
+    );
+    await first.stop();
+    cleanup.pop();
+    const whileDown = callbackRequest(target.url, { body: { whileDown: true } });
+    await publishCallback(bus, whileDown);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await rowOf(whileDown.callbackId)).toBeUndefined();
+
+    await notifier({ CALLBACK_RETRY_BASE: '40ms', CALLBACK_RETRY_MAX: '40ms' });
+    await deliveredRow(whileDown);
+    expect(await deliveredRow(retried)).toMatchObject({ status: 'delivered' });
+    const bodies = target.received.map((r) => JSON.parse(r.body));
+    expect(bodies.filter((b) => b.retried)).toHaveLength(3);
+    expect(bodies.filter((b) => b.whileDown)).toHaveLength(1);
+  });
+});
+
+describe('loadNotifierConfig', () => {
+  it('when nothing is set, then the documented defaults apply', () => {
+    expect(loadNotifierConfig({})).toMatchObject({
+      CALLBACK_TIMEOUT_MS: 10_000,
+      CALLBACK_HORIZON: 24 * 3_600_000,
+      CALLBACK_RETRY_BASE: 1_000,
+      CALLBACK_RETRY_MAX: 600_000,
+      CALLBACK_ALLOW_PRIVATE_TARGETS: false,
+      NOTIFIER_POLL_MS: 250,
+      NOTIFIER_PER_TARGET_CONCURRENCY: 4,
+      NOTIFIER_CONSUMER_GROUP: 'notifier',
+    });
+  });
+
+  it('when values are malformed, then every variable is named at once and the secret is not printed', () => {
+    expect(() =>
+      loadNotifierConfig({ CALLBACK_HORIZON: 'soon', NOTIFIER_PER_TARGET_CONCURRENCY: '0' }),
+    ).toThrow(
+      /CALLBACK_HORIZON[\s\S]*NOTIFIER_PER_TARGET_CONCURRENCY|NOTIFIER_PER_TARGET_CONCURRENCY[\s\S]*CALLBACK_HORIZON/,
+    );
+    expect(
+      loadNotifierConfig({ CALLBACK_ALLOWED_HOSTS: 'a.example, b.example' }).CALLBACK_ALLOWED_HOSTS,
+    ).toEqual(['a.example', 'b.example']);
+  });
+});
