@@ -3,11 +3,13 @@ import type { Logger } from '@msg/logger';
 import { type CaughtUpTracker, createCaughtUpTracker } from './caught-up.js';
 import { deadLetterHeaders } from './dead-letter.js';
 import { errorMessage, type HandlerOutcome, runHandlerWithRetries } from './handler-retry.js';
-import { type StoredRecord, TopicLog } from './in-process-log.js';
+import { type PartitionLog, type StoredRecord, TopicLog } from './in-process-log.js';
+import { checkedConcurrency, runOrderedWindow } from './ordered-window.js';
 import {
   type Bus,
   type BusMessage,
   type ConsumedMessage,
+  DEFAULT_CONCURRENCY,
   DEFAULT_HANDLER_RETRY,
   DEFAULT_MAX_ATTEMPTS,
   DEFAULT_PARTITIONS,
@@ -25,17 +27,22 @@ interface Member {
   topics: ReadonlySet<string>;
   handler: SubscribeOptions['handler'];
   maxAttempts: number;
+  concurrency: number;
+  keyOrdering: boolean;
   abort: AbortController;
   inFlight: Set<Promise<HandlerOutcome>>;
   tracker: CaughtUpTracker;
 }
+
+/** Records taken from a partition per turn, like one Kafka fetch. */
+const BATCH_SIZE = 500;
 
 interface Group {
   id: string;
   /** The next offset to deliver, per topic and partition: the group's committed position. */
   positions: Map<string, number[]>;
   members: Member[];
-  /** Partitions whose delivery loop is running (at most one per partition keeps key order). */
+  /** Partitions whose delivery loop is running (one per partition, so one batch at a time). */
   pumping: Set<string>;
 }
 
@@ -106,7 +113,11 @@ export function createInProcessBus({
     topics.get(topic)?.partitions[partition]?.trim(consumedBelow);
   }
 
-  /** Delivers one partition's records to the group in order, one at a time. */
+  /**
+   * Delivers one partition's records to the group in order, in batches like Kafka's fetches:
+   * up to the member's `concurrency` at once (one at a time per key), the position moving only
+   * over a finished prefix of the batch.
+   */
   async function pump(group: Group, topic: string, partition: number): Promise<void> {
     const loopKey = `${topic}\u0000${partition}`;
     if (group.pumping.has(loopKey)) return;
@@ -117,21 +128,44 @@ export function createInProcessBus({
         const log = topics.get(topic)?.partitions[partition];
         const position = group.positions.get(topic)?.[partition];
         if (closed || !member || !log || position === undefined) return;
-        const record = log.readFrom(position);
-        if (!record) {
+        const records = readBatch(log, position);
+        if (records.length === 0) {
           if (position < log.nextOffset) setPosition(group, topic, partition, log.nextOffset);
           return;
         }
-        const outcome = await deliver(group, member, topic, partition, record);
-        if (outcome.kind === 'stopped') continue;
-        if (outcome.kind === 'failed') {
-          deadLetter(group, topic, partition, record, outcome.error, outcome.attempts);
-        }
-        setPosition(group, topic, partition, record.offset + 1);
+        // A member that stops mid-batch leaves the unfinished records where they are; the next
+        // turn of the loop hands them to another member (or to nobody, until one subscribes).
+        await runOrderedWindow({
+          items: records,
+          concurrency: member.concurrency,
+          keyOf: (record) => (member.keyOrdering ? record.key : null),
+          canStart: () => !closed && !member.abort.signal.aborted,
+          onFinishedPrefix: (index) => {
+            const record = records[index];
+            if (record) setPosition(group, topic, partition, record.offset + 1);
+          },
+          handle: async (record) => {
+            const outcome = await deliver(group, member, topic, partition, record);
+            if (outcome.kind === 'stopped') return false;
+            if (outcome.kind === 'failed') {
+              deadLetter(group, topic, partition, record, outcome.error, outcome.attempts);
+            }
+            return true;
+          },
+        });
       }
     } finally {
       group.pumping.delete(loopKey);
     }
+  }
+
+  function readBatch(log: PartitionLog, position: number): StoredRecord[] {
+    const batch: StoredRecord[] = [];
+    for (let next = log.readFrom(position); next && batch.length < BATCH_SIZE; ) {
+      batch.push(next);
+      next = log.readFrom(next.offset + 1);
+    }
+    return batch;
   }
 
   function deliver(
@@ -219,6 +253,7 @@ export function createInProcessBus({
 
     async subscribe(opts) {
       if (closed) throw new Error('bus: closed');
+      const concurrency = checkedConcurrency(opts.concurrency, DEFAULT_CONCURRENCY);
       for (const topic of opts.topics) topicLog(topic);
       ensureTopic({ topic: Topics.deadLetter });
 
@@ -249,6 +284,8 @@ export function createInProcessBus({
         topics: new Set(opts.topics),
         handler: opts.handler,
         maxAttempts: opts.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+        concurrency,
+        keyOrdering: opts.keyOrdering ?? true,
         abort: new AbortController(),
         inFlight: new Set(),
         tracker: createCaughtUpTracker(targets),

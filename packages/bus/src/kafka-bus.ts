@@ -18,11 +18,12 @@ export interface KafkaBusOptions {
   clientId: string;
   logger: Logger;
   handlerRetry?: HandlerRetryOptions;
-  /** Partitions whose handlers may run at once; within a partition it is one at a time. */
+  /** Partitions handled at once; within a partition, see SubscribeOptions.concurrency. */
   partitionsConsumedConcurrently?: number;
   /**
-   * How long the group waits for a silent member before giving its partitions away. kafkajs
-   * heartbeats only between messages, so a handler must finish well within it. Default 30 s.
+   * How long the group waits for a silent member before giving its partitions away. Consumers
+   * heartbeat every second while handlers run, so this bounds a dead process, not a slow
+   * handler. Default 30 s.
    */
   sessionTimeoutMs?: number;
 }

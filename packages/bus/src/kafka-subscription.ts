@@ -1,13 +1,15 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Topics } from '@msg/contracts';
 import type { Logger } from '@msg/logger';
-import type { Admin, Consumer, EachMessagePayload, Kafka, Message } from 'kafkajs';
+import type { Admin, Consumer, EachBatchPayload, Kafka, KafkaMessage, Message } from 'kafkajs';
 import { createCaughtUpTracker, type PartitionTarget } from './caught-up.js';
 import { type DeadLetterOrigin, deadLetterHeaders } from './dead-letter.js';
 import { errorMessage, runHandlerWithRetries } from './handler-retry.js';
 import { decodeEnvelope, decodeHeaders } from './kafka-codec.js';
+import { checkedConcurrency, runOrderedWindow } from './ordered-window.js';
 import {
   type ConsumedMessage,
+  DEFAULT_CONCURRENCY,
   DEFAULT_MAX_ATTEMPTS,
   type HandlerRetryOptions,
   type SubscribeOptions,
@@ -31,14 +33,13 @@ export interface KafkaSubscription extends Subscription {
   isCrashed(): boolean;
 }
 
-/** Thrown from eachMessage while stopping, so kafkajs does not mark the message consumed. */
-class SubscriptionStoppingError extends Error {
-  override name = 'SubscriptionStoppingError';
-}
-
 const CONSUMER_RETRY = { initialRetryTime: 300, maxRetryTime: 5_000, retries: 10 };
 const RESTART_DELAY_MS = 2_000;
 const COMMITTED_POLL_MS = 500;
+/** kafkajs sends at most one heartbeat per heartbeatInterval (3 s) however often it is asked. */
+const HEARTBEAT_EVERY_MS = 1_000;
+/** How often resolved offsets are committed while a long batch is still running. */
+const COMMIT_EVERY_MS = 5_000;
 
 export async function startKafkaSubscription(
   deps: KafkaSubscriptionDeps,
@@ -48,6 +49,7 @@ export async function startKafkaSubscription(
   const { groupId, topics } = opts;
   const fromBeginning = opts.fromBeginning ?? false;
   const maxAttempts = opts.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  const concurrency = checkedConcurrency(opts.concurrency, DEFAULT_CONCURRENCY);
   const abort = new AbortController();
   const log = logger.child({ groupId });
 
@@ -66,7 +68,63 @@ export async function startKafkaSubscription(
   let crashed = false;
   let poller: Promise<void> | undefined;
 
-  async function eachMessage({ topic, partition, message, heartbeat }: EachMessagePayload) {
+  /**
+   * One fetched batch of one partition. Up to `concurrency` handlers run at once (one at a time
+   * per key); the offset resolved — and so committed — only ever covers the prefix of the batch
+   * in which every message finished, so a crash or a stop re-delivers anything unfinished. The
+   * batch ends when nothing is running any more, so batches of a partition never overlap.
+   */
+  async function eachBatch({
+    batch,
+    resolveOffset,
+    heartbeat,
+    commitOffsetsIfNecessary,
+    isRunning,
+    isStale,
+  }: EachBatchPayload) {
+    const { topic, partition, messages } = batch;
+    // kafkajs heartbeats only between batches; handlers may run far longer than a session.
+    let heartbeatError: unknown;
+    const beating = setInterval(() => {
+      heartbeat().catch((error: unknown) => {
+        heartbeatError ??= error;
+      });
+    }, HEARTBEAT_EVERY_MS);
+    try {
+      await runOrderedWindow({
+        items: messages,
+        concurrency,
+        keyOf: (message) =>
+          opts.keyOrdering === false ? null : (message.key?.toString('utf8') ?? null),
+        // Stale: a seek (the first join's "start at the end") replaced this batch's position.
+        canStart: () =>
+          !abort.signal.aborted && isRunning() && !isStale() && heartbeatError === undefined,
+        onFinishedPrefix: (index) => {
+          const message = messages[index];
+          if (!message) return;
+          resolveOffset(message.offset);
+          tracker.advance(topic, partition, BigInt(message.offset) + 1n);
+          // Commits now and then during a long batch (autoCommitInterval), not only at its end.
+          commitOffsetsIfNecessary().catch((error: unknown) => {
+            log.warn('bus commit failed', { topic, partition, error: errorMessage(error) });
+          });
+        },
+        handle: (message) => handleMessage(topic, partition, message),
+      });
+    } finally {
+      clearInterval(beating);
+    }
+    // A rebalance started: give the partitions back (kafkajs rejoins on this error); what
+    // finished was resolved and is committed on the way.
+    if (heartbeatError !== undefined && !abort.signal.aborted) throw heartbeatError;
+  }
+
+  /** True once the message is done with (handled or dead-lettered); false when stopping. */
+  async function handleMessage(
+    topic: string,
+    partition: number,
+    message: KafkaMessage,
+  ): Promise<boolean> {
     const headers = decodeHeaders(message.headers);
     const origin = { topic, partition, offset: message.offset, groupId, headers };
     let consumed: ConsumedMessage;
@@ -81,7 +139,7 @@ export async function startKafkaSubscription(
       };
     } catch (error) {
       await deadLetter(message, { ...origin, error, attempts: 0 });
-      return;
+      return true;
     }
     const outcome = await runHandlerWithRetries({
       handler: opts.handler,
@@ -91,16 +149,15 @@ export async function startKafkaSubscription(
       retry: deps.handlerRetry,
       signal: abort.signal,
       logger: log,
-      betweenAttempts: heartbeat,
     });
-    if (outcome.kind === 'stopped') throw new SubscriptionStoppingError('subscription stopping');
+    if (outcome.kind === 'stopped') return false;
     if (outcome.kind === 'failed') {
       await deadLetter(message, { ...origin, error: outcome.error, attempts: outcome.attempts });
     }
-    tracker.advance(topic, partition, BigInt(message.offset) + 1n);
+    return true;
   }
 
-  async function deadLetter(message: EachMessagePayload['message'], origin: DeadLetterOrigin) {
+  async function deadLetter(message: KafkaMessage, origin: DeadLetterOrigin) {
     // A failure while consuming the dead-letter topic itself is only logged: sending the
     // message back there would loop forever.
     const dropped = origin.topic === Topics.deadLetter;
@@ -111,17 +168,14 @@ export async function startKafkaSubscription(
       attempts: origin.attempts,
       error: errorMessage(origin.error),
     });
-    if (dropped) {
-      tracker.advance(origin.topic, origin.partition, BigInt(origin.offset) + 1n);
-      return;
-    }
-    // If this throws, kafkajs redelivers the message: it is never skipped without a trace.
+    if (dropped) return;
+    // If this throws, the batch fails before resolving this message and kafkajs redelivers it:
+    // it is never skipped without a trace.
     await deps.sendDeadLetter({
       key: message.key,
       value: message.value,
       headers: deadLetterHeaders(origin),
     });
-    tracker.advance(origin.topic, origin.partition, BigInt(origin.offset) + 1n);
   }
 
   async function run(): Promise<void> {
@@ -170,7 +224,10 @@ export async function startKafkaSubscription(
     await c.subscribe({ topics, fromBeginning });
     await c.run({
       partitionsConsumedConcurrently: deps.partitionsConsumedConcurrently,
-      eachMessage,
+      // Offsets are resolved by eachBatch as messages finish, never for the batch as a whole.
+      eachBatchAutoResolve: false,
+      autoCommitInterval: COMMIT_EVERY_MS,
+      eachBatch,
     });
   }
 
@@ -230,7 +287,8 @@ export async function startKafkaSubscription(
       if (abort.signal.aborted) return;
       abort.abort();
       tracker.abandon(new Error('bus: subscription stopped before it caught up'));
-      // disconnect() waits for the handler in flight and commits the offsets resolved so far.
+      // disconnect() waits for the batch in flight — handlers already running finish, none
+      // starts — and commits the offsets resolved so far.
       await consumer?.disconnect();
       await poller;
     },

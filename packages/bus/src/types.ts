@@ -35,6 +35,18 @@ export interface SubscribeOptions {
   handler(msg: ConsumedMessage): Promise<void>;
   /** Attempts before the message goes to Topics.deadLetter and consumption moves on. Default 5. */
   maxAttempts?: number;
+  /**
+   * Messages of one partition handled at once (default 1). Messages with the same key still go
+   * one after the other, in order; a partition's position only moves past a message once it and
+   * every message before it finished, so a crash re-delivers whatever was unfinished.
+   */
+  concurrency?: number;
+  /**
+   * Keep per-key order under concurrency (default true). A consumer to which the order of one
+   * key's messages does not matter (the SMPP connector: one account's SMS are independent) turns
+   * it off so one busy key can still fill the window; commits stay contiguous either way.
+   */
+  keyOrdering?: boolean;
 }
 
 export interface Subscription {
@@ -62,6 +74,7 @@ export interface HandlerRetryOptions {
 
 export const DEFAULT_PARTITIONS = 3;
 export const DEFAULT_MAX_ATTEMPTS = 5;
+export const DEFAULT_CONCURRENCY = 1;
 export const DEFAULT_HANDLER_RETRY: HandlerRetryOptions = {
   initialDelayMs: 200,
   maxDelayMs: 5_000,

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Topics } from '@msg/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -301,6 +302,170 @@ export function busContract(name: string, makeHarness: () => Promise<BusHarness>
           });
           expect(letter?.headers[DeadLetterHeader.error]).toContain('cannot handle 1');
         });
+      });
+    });
+
+    describe('concurrency', () => {
+      it('when concurrency is 4 and handlers take variable time, then at most 4 run at once, keys keep their order and every message is handled', async () => {
+        const topic = await newTopic({ partitions: 1 });
+        const sent = Array.from({ length: 40 }, (_, n) => message(`key-${n % 5}`, n));
+        await bus.publish(topic, sent);
+        const handled: ConsumedMessage[] = [];
+        const busyKeys = new Set<string>();
+        const overlaps: string[] = [];
+        let inFlight = 0;
+        let maxInFlight = 0;
+        await subscribe({
+          groupId: uniqueName('g'),
+          topics: [topic],
+          fromBeginning: true,
+          concurrency: 4,
+          handler: async (msg) => {
+            const key = msg.key ?? '';
+            if (busyKeys.has(key)) overlaps.push(`${key}@${msg.offset}`);
+            busyKeys.add(key);
+            inFlight++;
+            maxInFlight = Math.max(maxInFlight, inFlight);
+            await sleep(5 + ((payloadOf(msg).n * 7) % 4) * 10);
+            inFlight--;
+            busyKeys.delete(key);
+            handled.push(msg);
+          },
+        });
+
+        await eventually(() => expect(handled).toHaveLength(40));
+        expect(maxInFlight).toBeLessThanOrEqual(4);
+        expect(maxInFlight).toBeGreaterThan(1);
+        expect(overlaps).toEqual([]);
+        for (let k = 0; k < 5; k++) {
+          const ns = handled.filter((m) => m.key === `key-${k}`).map((m) => payloadOf(m).n);
+          expect(ns).toEqual(sent.flatMap((m, n) => (m.key === `key-${k}` ? [n] : [])));
+        }
+        expect(new Set(handled.map((m) => m.value.id))).toEqual(
+          new Set(sent.map((m) => m.value.id)),
+        );
+      });
+
+      it('when key ordering is off, then one busy key still fills the window', async () => {
+        const topic = await newTopic({ partitions: 1 });
+        const sent = Array.from({ length: 12 }, (_, n) => message('one-account', n));
+        await bus.publish(topic, sent);
+        let inFlight = 0;
+        let maxInFlight = 0;
+        let handled = 0;
+        await subscribe({
+          groupId: uniqueName('g'),
+          topics: [topic],
+          fromBeginning: true,
+          concurrency: 4,
+          keyOrdering: false,
+          handler: async () => {
+            inFlight++;
+            maxInFlight = Math.max(maxInFlight, inFlight);
+            await sleep(20);
+            inFlight--;
+            handled++;
+          },
+        });
+        await eventually(() => expect(handled).toBe(12));
+        expect(maxInFlight).toBeGreaterThan(1);
+        expect(maxInFlight).toBeLessThanOrEqual(4);
+      });
+
+      it('when a subscription stops while handlers are blocked, then its group gets every unfinished message again and nothing below the lowest unfinished one', async () => {
+        const topic = await newTopic({ partitions: 1 });
+        const groupId = uniqueName('window');
+        // 2 and 5 block until the subscription stops, then fail: unfinished. 6 shares 5's key,
+        // so it cannot even start. Everything else finishes at once.
+        const keyOf = (n: number) => (n === 6 ? 'key-5' : `key-${n}`);
+        const sent = Array.from({ length: 12 }, (_, n) => message(keyOf(n), n));
+        let release: () => void = () => {};
+        const released = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        const finished = new Set<number>();
+        const started = new Set<number>();
+        const first = await bus.subscribe({
+          groupId,
+          topics: [topic],
+          fromBeginning: true,
+          concurrency: 4,
+          handler: async (msg) => {
+            const { n } = payloadOf(msg);
+            started.add(n);
+            if (n === 2 || n === 5) {
+              await released;
+              throw new Error('interrupted by the stop');
+            }
+            finished.add(n);
+          },
+        });
+        await bus.publish(topic, sent);
+        await eventually(() => {
+          expect([...finished].sort()).toEqual(expect.arrayContaining([0, 1]));
+          expect(started.has(2) && started.has(5)).toBe(true);
+        });
+        expect(started.has(6)).toBe(false);
+
+        const stopping = first.stop();
+        release();
+        await stopping;
+        expect(finished.has(2) || finished.has(5) || finished.has(6)).toBe(false);
+
+        const again = collector();
+        await subscribe({ groupId, topics: [topic], fromBeginning: true, handler: again.handler });
+        const unfinished = sent.flatMap((_, n) => (finished.has(n) ? [] : [n]));
+        await eventually(() =>
+          expect(again.received.map((m) => payloadOf(m).n)).toEqual(
+            expect.arrayContaining(unfinished),
+          ),
+        );
+        const redelivered = again.received.map((m) => payloadOf(m).n);
+        expect(redelivered).toContain(6);
+        expect(redelivered).not.toContain(0);
+        expect(redelivered).not.toContain(1);
+        expect(Math.min(...redelivered)).toBe(2);
+      });
+
+      it('when concurrency is 3 and one message keeps failing, then it is dead-lettered on its own and the rest are handled', async () => {
+        const topic = await newTopic({ partitions: 1 });
+        const sent = Array.from({ length: 9 }, (_, n) => message(`key-${n}`, n));
+        await bus.publish(topic, sent);
+        const handled = new Set<number>();
+        let poisonAttempts = 0;
+        const subscription = await subscribe({
+          groupId: uniqueName('g'),
+          topics: [topic],
+          fromBeginning: true,
+          concurrency: 3,
+          maxAttempts: 2,
+          handler: async (msg) => {
+            const { n } = payloadOf(msg);
+            if (n === 4) {
+              poisonAttempts++;
+              throw new Error('cannot handle 4');
+            }
+            handled.add(n);
+          },
+        });
+        // Caught up means the position passed the poison message: it was dead-lettered.
+        await subscription.caughtUp();
+        expect(poisonAttempts).toBe(2);
+        expect([...handled].sort()).toEqual([0, 1, 2, 3, 5, 6, 7, 8]);
+      });
+
+      it('when concurrency is not a positive integer, then subscribing fails', async () => {
+        const topic = await newTopic();
+        for (const concurrency of [0, -1, 1.5]) {
+          await expect(
+            bus.subscribe({
+              groupId: uniqueName('g'),
+              topics: [topic],
+              concurrency,
+              handler: async () => {},
+            }),
+          ).rejects.toThrow(/concurrency/);
+        }
       });
     });
 

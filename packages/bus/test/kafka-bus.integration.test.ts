@@ -1,9 +1,17 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { makeEvent, Topics } from '@msg/contracts';
 import { ConfigResourceTypes, Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Bus, createKafkaBus, DeadLetterHeader } from '../src/index.js';
 import { busContract } from './bus-contract.js';
-import { eventually, quietLogger, testKafkaBrokers, uniqueName } from './helpers.js';
+import {
+  eventually,
+  message,
+  payloadOf,
+  quietLogger,
+  testKafkaBrokers,
+  uniqueName,
+} from './helpers.js';
 import { connectTestAdmin, waitForStableGroup } from './kafka-admin.js';
 
 const fastRetry = { initialDelayMs: 20, maxDelayMs: 100 };
@@ -69,6 +77,40 @@ describe('kafka bus', () => {
 
   it('when connected, then the bus is ready', async () => {
     await eventually(() => expect(bus.isReady()).toBe(true));
+  });
+
+  it('when handlers run longer than the session timeout, then heartbeats keep the partition and each message is handled once', async () => {
+    // 6 s is the broker's smallest allowed session; the handlers take 9 s.
+    const slow = createKafkaBus({
+      brokers: testKafkaBrokers,
+      clientId: 'bus-heartbeat-test',
+      logger: quietLogger(),
+      sessionTimeoutMs: 6_000,
+    });
+    const topic = uniqueName('slow');
+    try {
+      await slow.ensureTopics([{ topic, partitions: 1 }]);
+      await slow.publish(topic, [message('a', 1), message('b', 2)]);
+      const deliveries = new Map<number, number>();
+      const sub = await slow.subscribe({
+        groupId: uniqueName('g'),
+        topics: [topic],
+        fromBeginning: true,
+        concurrency: 2,
+        handler: async (msg) => {
+          const { n } = payloadOf(msg);
+          deliveries.set(n, (deliveries.get(n) ?? 0) + 1);
+          await sleep(9_000);
+        },
+      });
+      await sub.caughtUp();
+      // A member that missed its session would be dropped, and its batch fetched again.
+      await sleep(3_000);
+      await sub.stop();
+      expect(Object.fromEntries(deliveries)).toEqual({ 1: 1, 2: 1 });
+    } finally {
+      await slow.close();
+    }
   });
 
   it('when a record on the topic is not an event envelope, then it is dead-lettered at once and later messages flow', async () => {

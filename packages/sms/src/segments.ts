@@ -41,7 +41,7 @@ export interface PartPlan {
  * pair (2 septets) or a surrogate pair (2 code units) that does not fit moves to the next part,
  * because a receiver cannot join a character split across parts. That is why the count is not
  * simply ceil(units / 153): 152 'a', then '€', then 152 'a' is 306 septets but needs 3 parts.
- * The future SMPP splitter slices by these ranges, so count and split cannot disagree.
+ * splitForSmpp slices by these ranges, so count and split cannot disagree.
  *
  * An empty text has no parts: counting is a measurement, and whether an empty message may be
  * sent is for checkLength (which refuses it) and the interfaces' own bounds to decide.
