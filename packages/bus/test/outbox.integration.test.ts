@@ -200,3 +200,39 @@ describe('outbox relay', () => {
     await bus.close();
   });
 });
+
+describe('retention', () => {
+  it('when rows are past their retention, then purge deletes published rows and old marks only', async () => {
+    const topic = uniqueName('outbox.purge');
+    const bus = createInProcessBus({ logger });
+    await bus.ensureTopics([{ topic }]);
+    const relay = createOutboxRelay({
+      pool: db.pool,
+      schema: db.schema,
+      bus,
+      logger,
+      retainPublishedMs: 0,
+      retainProcessedMs: 60_000,
+    });
+    await enqueueOutbox(db.pool, db.schema, topic, [message('k', 1), message('k', 2)]);
+    await relay.drain();
+    await enqueueOutbox(db.pool, db.schema, topic, [message('k', 3)]);
+    await claimEvent(db.pool, db.schema, 'purge-test', 'old-event');
+    await claimEvent(db.pool, db.schema, 'purge-test', 'new-event');
+    await db.pool.query(
+      `UPDATE "${db.schema}".processed_event SET processed_at = now() - interval '2 minutes'
+       WHERE event_id = 'old-event'`,
+    );
+
+    const purged = await relay.purge();
+
+    expect(purged.processed).toBe(1);
+    expect(purged.outbox).toBeGreaterThanOrEqual(2);
+    expect(await unpublishedCount()).toBe(1);
+    const { rows } = await db.pool.query(
+      `SELECT event_id FROM "${db.schema}".processed_event WHERE consumer = 'purge-test'`,
+    );
+    expect(rows.map((r) => r.event_id)).toEqual(['new-event']);
+    await bus.close();
+  });
+});

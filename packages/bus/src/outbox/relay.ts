@@ -15,6 +15,15 @@ export interface OutboxRelayOptions {
   pollIntervalMs?: number;
   /** Rows per transaction. Default 500. */
   batchSize?: number;
+  /** How long published outbox rows are kept (for diagnosis) before being deleted. Default 24 h. */
+  retainPublishedMs?: number;
+  /**
+   * How long consumers' processed-event marks are kept. A redelivery older than this would be
+   * handled again, so it must exceed any redelivery a consumer can see. Default 7 days.
+   */
+  retainProcessedMs?: number;
+  /** How often the purge runs. Default 10 min. */
+  purgeEveryMs?: number;
 }
 
 export interface OutboxRelay {
@@ -23,6 +32,8 @@ export interface OutboxRelay {
   stop(): Promise<void>;
   /** Publishes every row pending now (this relay's count); for tests and shutdown. */
   drain(): Promise<number>;
+  /** Deletes rows past their retention now (the loop also does it every purgeEveryMs). */
+  purge(): Promise<{ outbox: number; processed: number }>;
 }
 
 interface OutboxRow {
@@ -52,8 +63,13 @@ export function createOutboxRelay({
   logger,
   pollIntervalMs = 250,
   batchSize = 500,
+  retainPublishedMs = 24 * 3600_000,
+  retainProcessedMs = 7 * 24 * 3600_000,
+  purgeEveryMs = 10 * 60_000,
 }: OutboxRelayOptions): OutboxRelay {
   const table = `${quoteSchema(schema)}."outbox_event"`;
+  const processedTable = `${quoteSchema(schema)}."processed_event"`;
+  let lastPurge = Date.now();
   const log = logger.child({ component: 'outbox-relay', schema });
   let queue: Promise<unknown> = Promise.resolve();
   let loop: Promise<void> | undefined;
@@ -112,6 +128,23 @@ export function createOutboxRelay({
     }
   }
 
+  /** Bounded deletes, so a long backlog of old rows never holds locks for long. */
+  async function purge(): Promise<{ outbox: number; processed: number }> {
+    lastPurge = Date.now();
+    const outbox = await pool.query(
+      `DELETE FROM ${table} WHERE "seq" IN (SELECT "seq" FROM ${table}
+         WHERE "published_at" < now() - make_interval(secs => $1) LIMIT 10000)`,
+      [retainPublishedMs / 1000],
+    );
+    const processed = await pool.query(
+      `DELETE FROM ${processedTable} WHERE ("consumer", "event_id") IN (
+         SELECT "consumer", "event_id" FROM ${processedTable}
+         WHERE "processed_at" < now() - make_interval(secs => $1) LIMIT 10000)`,
+      [retainProcessedMs / 1000],
+    );
+    return { outbox: outbox.rowCount ?? 0, processed: processed.rowCount ?? 0 };
+  }
+
   async function pendingUpTo(seq: string): Promise<boolean> {
     const { rows } = await pool.query(
       `SELECT 1 FROM ${table} WHERE "published_at" IS NULL AND "seq" <= $1 LIMIT 1`,
@@ -126,6 +159,7 @@ export function createOutboxRelay({
       let delay = pollIntervalMs;
       try {
         const published = await serialized(relayBatch);
+        if (Date.now() - lastPurge >= purgeEveryMs) await serialized(purge);
         failures = 0;
         // A full batch means more is probably waiting.
         if (published >= batchSize) delay = 0;
@@ -154,6 +188,8 @@ export function createOutboxRelay({
       await loop;
       loop = undefined;
     },
+
+    purge: () => serialized(purge),
 
     async drain() {
       const { rows } = await pool.query<{ last: string | null }>(
