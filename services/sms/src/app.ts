@@ -1,0 +1,42 @@
+import { openapiDocumentPath } from '@msg/contracts';
+import { createService, jsonErrorFormat, type ReadinessCheck } from '@msg/http';
+import type { Logger } from '@msg/logger';
+import type { RequestHandler } from 'express';
+import type { Messages } from './messages/messages.js';
+import { getSms } from './operations/getSms.js';
+import { sendSms } from './operations/sendSms.js';
+
+export interface SmsAppDeps {
+  messages: Messages;
+  /** The document's basicAuth: authentication, account guards and rate limit (see access.ts). */
+  basicAuth: RequestHandler;
+  logger: Logger;
+  readiness: ReadinessCheck[];
+  trustProxy?: string[];
+  validateResponses?: boolean;
+}
+
+/**
+ * Bodies are one SMS: 1530 characters at most, escaped JSON included well under 16 kB, so a larger
+ * body is refused (413) before it is parsed.
+ */
+export const SMS_BODY_LIMIT = '16kb';
+
+/** The SMS service's HTTP app. Never listens: main.ts (or a test) does. */
+export function createApp(deps: SmsAppDeps) {
+  return createService({
+    name: 'sms',
+    logger: deps.logger,
+    openapiPath: openapiDocumentPath('sms'),
+    errorFormat: jsonErrorFormat,
+    bodyLimit: SMS_BODY_LIMIT,
+    readiness: deps.readiness,
+    ...(deps.trustProxy && { trustProxy: deps.trustProxy }),
+    ...(deps.validateResponses !== undefined && { validateResponses: deps.validateResponses }),
+    authenticators: { basicAuth: deps.basicAuth },
+    routes: (app) => {
+      app.post('/v1/sms/send', sendSms(deps.messages));
+      app.get('/v1/sms/:messageId', getSms(deps.messages));
+    },
+  });
+}

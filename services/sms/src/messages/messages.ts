@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import { enqueueOutbox } from '@msg/bus';
+import {
+  type AccountState,
+  makeEvent,
+  SMS_OUTBOUND_EVENT,
+  type SmsOutbound,
+  Topics,
+} from '@msg/contracts';
+import { prismaSql } from '@msg/db';
+import { NotFoundError } from '@msg/http';
+import type { PrismaClient } from '../generated/prisma/client.js';
+import { type MessageView, toMessageView } from './message-view.js';
+import type { AcceptedSms } from './send-request.js';
+
+/** The Postgres schema that holds the SMS service's tables (and its outbox). */
+export const SMS_SCHEMA = 'sms';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The use cases behind the HTTP operations. A message and its sms.outbound.v1 event are written in
+ * one transaction (outbox): an answered messageId is always sent, and nothing is sent that was
+ * not stored.
+ */
+export function createMessages({ prisma }: { prisma: PrismaClient }) {
+  return {
+    /** Stores an accepted message and queues it for the smsc-connector; answers its id. */
+    async accept(account: AccountState, sms: AcceptedSms, traceId?: string): Promise<string> {
+      const messageId = randomUUID();
+      const outbound: SmsOutbound = {
+        messageId,
+        accountId: account.id,
+        source: 'sms',
+        from: sms.from,
+        to: sms.to,
+        text: sms.text,
+        encoding: sms.encoding,
+        parts: sms.parts,
+        // Always: without a receipt the status would stop at submitted.
+        deliveryReport: true,
+        throughputPerSecond: account.smsThroughputPerSecond,
+      };
+      const event = makeEvent(SMS_OUTBOUND_EVENT, outbound, {
+        accountId: account.id,
+        ...(traceId && { traceId }),
+      });
+      await prisma.$transaction(async (tx) => {
+        await tx.message.create({
+          data: {
+            id: messageId,
+            accountId: account.id,
+            recipient: sms.to,
+            sender: sms.from,
+            text: sms.text,
+            encoding: sms.encoding,
+            parts: sms.parts,
+            callbackUrl: sms.callbackUrl ?? null,
+          },
+        });
+        // Keyed by account: per-account order and throughput at the connector.
+        await enqueueOutbox(prismaSql(tx), SMS_SCHEMA, Topics.smsOutbound, [
+          { key: account.id, value: event },
+        ]);
+      });
+      return messageId;
+    },
+
+    /** One message of the account; another account's message is as unknown as a missing one. */
+    async get(accountId: string, messageId: string): Promise<MessageView> {
+      const record = UUID.test(messageId)
+        ? await prisma.message.findFirst({ where: { id: messageId, accountId } })
+        : null;
+      if (!record) throw new NotFoundError(`message ${messageId} not found`);
+      return toMessageView(record);
+    },
+  };
+}
+
+export type Messages = ReturnType<typeof createMessages>;

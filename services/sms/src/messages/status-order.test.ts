@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { advances, isFinal, isSmsState } from './status-order.js';
+
+describe('advances', () => {
+  it.each([
+    ['accepted', 'submitted', true],
+    ['accepted', 'delivered', true],
+    ['submitted', 'failed', true],
+    ['submitted', 'expired', true],
+    ['submitted', 'submitted', false],
+    ['delivered', 'submitted', false],
+    ['delivered', 'failed', false],
+    ['failed', 'delivered', false],
+  ] as const)('when %s gets a report of %s, then it advances: %s', (current, next, expected) => {
+    expect(advances(current, next)).toBe(expected);
+  });
+
+  it('when the final states are asked for, then delivered, failed and expired are final', () => {
+    expect(
+      ['accepted', 'submitted', 'delivered', 'failed', 'expired'].map(
+        (s) => isSmsState(s) && isFinal(s),
+      ),
+    ).toEqual([false, false, true, true, true]);
+    expect(isSmsState('queued')).toBe(false);
+  });
+});

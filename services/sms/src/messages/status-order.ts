@@ -1,0 +1,29 @@
+import type { SmsState } from '@msg/contracts';
+
+/**
+ * Statuses only move forward: accepted < submitted < delivered | failed | expired. The final three
+ * share a rank, so once one is reached nothing replaces it. Reports arrive out of order (a submit
+ * answer can trail its delivery receipt across partitions and retries), hence the ranks.
+ */
+const RANK: Readonly<Record<SmsState, number>> = {
+  accepted: 0,
+  submitted: 1,
+  delivered: 2,
+  failed: 2,
+  expired: 2,
+};
+
+export const FINAL_STATES: readonly SmsState[] = ['delivered', 'failed', 'expired'];
+
+export function isFinal(state: SmsState): boolean {
+  return FINAL_STATES.includes(state);
+}
+
+/** Whether a report of `next` changes a message now in `current`. */
+export function advances(current: SmsState, next: SmsState): boolean {
+  return RANK[next] > RANK[current];
+}
+
+export function isSmsState(value: unknown): value is SmsState {
+  return typeof value === 'string' && Object.hasOwn(RANK, value);
+}

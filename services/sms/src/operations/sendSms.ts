@@ -1,0 +1,17 @@
+import type { RequestHandler } from 'express';
+import type { Messages } from '../messages/messages.js';
+import { checkSendRequest, type SendSmsBody } from '../messages/send-request.js';
+import { requireAccount } from './require-account.js';
+
+/**
+ * POST /v1/sms/send — 202 Accepted with the messageId once the message and its outbound event
+ * are durable; delivery itself is asynchronous (GET /v1/sms/{messageId}, callbacks).
+ */
+export function sendSms(messages: Messages): RequestHandler<object, unknown, SendSmsBody> {
+  return async (req, res) => {
+    const account = requireAccount(req);
+    const sms = checkSendRequest(req.body);
+    const messageId = await messages.accept(account, sms, req.requestId);
+    res.status(202).location(`/v1/sms/${messageId}`).json({ messageId });
+  };
+}

@@ -1,0 +1,268 @@
+import { type AccountState, Topics } from '@msg/contracts';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { about, eventually, startTestSms, type TestSms } from './support.js';
+
+let sms: TestSms;
+let acct: AccountState;
+
+beforeAll(async () => {
+  sms = await startTestSms();
+  acct = await sms.publishAccount(sms.account());
+}, 60_000);
+
+afterAll(async () => {
+  await sms?.stop();
+});
+
+const valid = { to: '+46701234567', message: 'Hej på dig', from: 'Acme' };
+
+describe('sendSms', () => {
+  it('when the request is valid, then 202 with a messageId, a stored row and an SmsOutbound on the bus', async () => {
+    const res = await sms.send(acct, { ...valid, to: '070-123 45 67' });
+    expect(res.status).toBe(202);
+    const { messageId } = res.body;
+    expect(messageId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(res.headers.location).toBe(`/v1/sms/${messageId}`);
+
+    const { rows } = await sms.pool.query(
+      'SELECT account_id, recipient, sender, text, encoding, parts, status FROM sms.message WHERE id = $1',
+      [messageId],
+    );
+    expect(rows).toEqual([
+      {
+        account_id: acct.id,
+        recipient: '+46701234567',
+        sender: 'Acme',
+        text: 'Hej på dig',
+        encoding: 'GSM-7',
+        parts: 1,
+        status: 'accepted',
+      },
+    ]);
+
+    const [event] = await eventually(() => {
+      const found = sms.published(Topics.smsOutbound, about(messageId));
+      return found.length > 0 ? found : undefined;
+    }, 'the outbound event');
+    expect(event?.key).toBe(acct.id);
+    expect(event?.value).toMatchObject({ type: 'sms.outbound', accountId: acct.id });
+    expect(event?.value.payload).toEqual({
+      messageId,
+      accountId: acct.id,
+      source: 'sms',
+      from: 'Acme',
+      to: '+46701234567',
+      text: 'Hej på dig',
+      encoding: 'GSM-7',
+      parts: 1,
+      deliveryReport: true,
+      throughputPerSecond: 25,
+    });
+  });
+
+  it('when the text has a character outside GSM-7 and is long, then the event says UCS-2 and its parts', async () => {
+    const res = await sms.send(acct, { ...valid, message: '日'.repeat(71) });
+    expect(res.status).toBe(202);
+    const [event] = await eventually(() => {
+      const found = sms.published(Topics.smsOutbound, about(res.body.messageId));
+      return found.length > 0 ? found : undefined;
+    }, 'the outbound event');
+    expect(event?.value.payload).toMatchObject({ encoding: 'UCS-2', parts: 2 });
+  });
+
+  it.each([
+    ['+46701234567', '+46701234567'],
+    ['0701234567', '+46701234567'],
+    ['0046701234567', '+46701234567'],
+    ['+46 70-123 45 67', '+46701234567'],
+    ['+44 7911 123456', '+447911123456'],
+  ])('when to is %j, then it is accepted as %s', async (to, e164) => {
+    const res = await sms.send(acct, { ...valid, to });
+    expect(res.status).toBe(202);
+    const { rows } = await sms.pool.query('SELECT recipient FROM sms.message WHERE id = $1', [
+      res.body.messageId,
+    ]);
+    expect(rows[0]?.recipient).toBe(e164);
+  });
+
+  it.each([
+    ['+46701234567', 'international'],
+    ['Acme Bank', 'alphanumeric with a space inside'],
+    ['Åsa&Ørjan', 'alphanumeric with å ä ö æ ø'],
+    ['Shop_1.a-b', 'alphanumeric with dot, underscore and hyphen'],
+    ['ABCDEFGHIJK', 'alphanumeric of 11'],
+    ['123', 'shortcode of 3'],
+    ['12345678901', 'shortcode of 11'],
+  ])('when from is %j (%s), then it is accepted', async (from) => {
+    expect((await sms.send(acct, { ...valid, from })).status).toBe(202);
+  });
+
+  it.each([
+    ['a'.repeat(1530), 'GSM-7 1530 characters'],
+    ['日'.repeat(670), 'UCS-2 670 characters'],
+  ])('when the message is %#: %s, then it is accepted in 10 parts', async (message) => {
+    const res = await sms.send(acct, { ...valid, message });
+    expect(res.status).toBe(202);
+    const { rows } = await sms.pool.query('SELECT parts FROM sms.message WHERE id = $1', [
+      res.body.messageId,
+    ]);
+    expect(rows[0]?.parts).toBe(10);
+  });
+
+  type Case = [string, Record<string, unknown>, string, string | RegExp];
+  const bad: Case[] = [
+    ['to missing', { message: 'x', from: 'Acme' }, 'to', 'missing'],
+    ['to empty', { ...valid, to: '' }, 'to', 'minLength'],
+    ['to letters', { ...valid, to: '+46 70 ABC' }, 'to', 'characters'],
+    ['to too short', { ...valid, to: '+4670' }, 'to', 'too_short'],
+    ['to too long', { ...valid, to: '+4670123456789012' }, 'to', 'too_long'],
+    ['to a number, not a string', { ...valid, to: 46701234567 }, 'to', 'type'],
+    ['from missing', { to: valid.to, message: 'x' }, 'from', 'missing'],
+    ['from of 12 characters', { ...valid, from: 'ABCDEFGHIJKL' }, 'from', 'alphanumeric_too_long'],
+    [
+      'from with a leading space',
+      { ...valid, from: ' Acme' },
+      'from',
+      'alphanumeric_space_at_edge',
+    ],
+    [
+      'from with a trailing space',
+      { ...valid, from: 'Acme ' },
+      'from',
+      'alphanumeric_space_at_edge',
+    ],
+    ['from with !', { ...valid, from: 'Acme!' }, 'from', 'alphanumeric_characters'],
+    ['from a shortcode of 2', { ...valid, from: '12' }, 'from', 'shortcode_too_short'],
+    ['from a shortcode of 12', { ...valid, from: '123456789012' }, 'from', 'shortcode_too_long'],
+    ['from + and not E.164', { ...valid, from: '+0123' }, 'from', 'international_not_e164'],
+    ['message empty', { ...valid, message: '' }, 'message', 'minLength'],
+    ['message GSM-7 of 1531', { ...valid, message: 'a'.repeat(1531) }, 'message', 'too_many_parts'],
+    ['message UCS-2 of 671', { ...valid, message: '日'.repeat(671) }, 'message', 'too_many_parts'],
+    ['an unknown field', { ...valid, priority: 'high' }, 'priority', 'additionalProperties'],
+    [
+      'callback_url not http(s)',
+      { ...valid, callback_url: 'ftp://x.example' },
+      'callback_url',
+      'pattern',
+    ],
+    ['callback_url no URL', { ...valid, callback_url: 'https://[nope/' }, 'callback_url', 'url'],
+    [
+      'callback_url over 2083',
+      { ...valid, callback_url: `https://x.example/${'a'.repeat(2070)}` },
+      'callback_url',
+      'maxLength',
+    ],
+  ];
+
+  it.each(bad)(
+    'when %s, then 400 naming the field and the rule',
+    async (_case, body, field, rule) => {
+      const res = await sms.send(acct, body);
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('VALIDATION_ERROR');
+      expect(res.body.details).toEqual(
+        expect.arrayContaining([expect.objectContaining({ loc: ['body', field], type: rule })]),
+      );
+      expect(res.body.message).toContain(field);
+    },
+  );
+
+  it('when the message needs 11 parts, then the answer says at most 10 parts', async () => {
+    const res = await sms.send(acct, { ...valid, message: 'a'.repeat(1531) });
+    expect(res.body.message).toMatch(/body\.message: at most 10 parts/);
+  });
+
+  it('when several fields break rules, then all are named at once', async () => {
+    const res = await sms.send(acct, { to: '+4670', from: 'Acme!', message: 'a'.repeat(1531) });
+    expect(res.status).toBe(400);
+    expect(res.body.details.map((d: { loc: string[] }) => d.loc[1])).toEqual([
+      'to',
+      'from',
+      'message',
+    ]);
+  });
+
+  it('when the body is malformed JSON, empty, the wrong media type or too large, then 400, 400, 415, 413', async () => {
+    const post = () =>
+      request(sms.app).post('/v1/sms/send').auth(acct.name, 'correct horse battery staple');
+    const malformed = await post().set('content-type', 'application/json').send('{"to":');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.code).toBe('MALFORMED_REQUEST');
+    const empty = await post().set('content-type', 'application/json').send('');
+    expect(empty.status).toBe(400);
+    const text = await post().set('content-type', 'text/plain').send('to=+46701234567');
+    expect(text.status).toBe(415);
+    const huge = await post().send({ ...valid, message: 'a'.repeat(20_000) });
+    expect(huge.status).toBe(413);
+    expect(huge.body.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  it('when a request is refused, then nothing is stored', async () => {
+    const before = await sms.pool.query('SELECT count(*)::int AS n FROM sms.message');
+    await sms.send(acct, { ...valid, to: 'nope' });
+    const after = await sms.pool.query('SELECT count(*)::int AS n FROM sms.message');
+    expect(after.rows[0]?.n).toBe(before.rows[0]?.n);
+  });
+});
+
+describe('sendSms access', () => {
+  it.each([
+    ['no credentials', undefined, undefined],
+    ['a wrong password', 'self', 'wrong password'],
+    ['an unknown user', 'NoSuchAccount', 'correct horse battery staple'],
+  ])('when called with %s, then 401 with a Basic challenge', async (_case, user, password) => {
+    let call = request(sms.app).post('/v1/sms/send');
+    if (user && password) call = call.auth(user === 'self' ? acct.name : user, password);
+    const res = await call.send(valid);
+    expect(res.status).toBe(401);
+    expect(res.headers['www-authenticate']).toMatch(/^Basic realm="SMS"/);
+    expect(res.body.code).toBe('UNAUTHORIZED');
+  });
+
+  it('when the username differs only in letter case, then it is the same account', async () => {
+    expect((await sms.send(acct, valid, acct.name.toUpperCase())).status).toBe(202);
+    expect((await sms.send(acct, valid, acct.name.toLowerCase())).status).toBe(202);
+  });
+
+  it.each([
+    ['the account is disabled', { status: 'disabled' as const }, /disabled/],
+    ['the account lacks the sms permission', { permissions: ['batch_sms' as const] }, /'sms'/],
+    ['the caller is outside the IP allow-list', { ipAllowList: ['10.0.0.0/8'] }, /not allowed/],
+  ])('when %s, then 403 even for a bad body', async (_case, overrides, message) => {
+    const refused = await sms.publishAccount(sms.account(overrides));
+    for (const body of [valid, { to: 'x' }]) {
+      const res = await sms.send(refused, body);
+      expect(res.status).toBe(403);
+      expect(res.body).toMatchObject({
+        code: 'FORBIDDEN',
+        message: expect.stringMatching(message),
+      });
+    }
+  });
+
+  it('when the caller is inside the allow-list, then it may send', async () => {
+    const allowed = await sms.publishAccount(sms.account({ ipAllowList: ['127.0.0.0/8', '::1'] }));
+    expect((await sms.send(allowed, valid)).status).toBe(202);
+  });
+
+  it('when the account rate is exceeded, then 429 with Retry-After', async () => {
+    const slow = await sms.publishAccount(sms.account({ rateLimit: { perSecond: 1, burst: 2 } }));
+    const statuses = [];
+    for (let i = 0; i < 3; i += 1) statuses.push(await sms.send(slow, valid));
+    expect(statuses.map((r) => r.status)).toEqual([202, 202, 429]);
+    expect(Number(statuses[2]?.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(statuses[2]?.body.code).toBe('RATE_LIMITED');
+  });
+});
+
+describe('probes', () => {
+  it('when the service has started, then it is live and ready', async () => {
+    expect((await request(sms.app).get('/healthz')).status).toBe(200);
+    const ready = await request(sms.app).get('/readyz');
+    expect(ready.body).toMatchObject({
+      status: 'ok',
+      checks: { database: 'ok', bus: 'ok', 'account-directory': 'ok' },
+    });
+  });
+});

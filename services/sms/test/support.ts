@@ -1,0 +1,180 @@
+import { hashSecret } from '@msg/auth';
+import { createInProcessBus } from '@msg/bus';
+import {
+  ACCOUNT_STATE_EVENT,
+  type AccountState,
+  type EventEnvelope,
+  makeEvent,
+  SMS_STATUS_EVENT,
+  type SmsStatus,
+  Topics,
+} from '@msg/contracts';
+import { createPool, startEmbeddedPostgres } from '@msg/db';
+import { createLogger } from '@msg/logger';
+import request from 'supertest';
+import { loadSmsConfig } from '../src/config.js';
+import { startSmsService } from '../src/service.js';
+
+export const PASSWORD = 'correct horse battery staple';
+
+/** A message some consumer saw on a topic. */
+export interface Seen {
+  key: string | null;
+  value: EventEnvelope;
+}
+
+/** Polls `probe` until it returns something other than undefined; fails after `timeoutMs`. */
+export async function eventually<T>(
+  probe: () => T | undefined | Promise<T | undefined>,
+  what: string,
+  timeoutMs = 5_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = await probe();
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/**
+ * The SMS service on embedded Postgres and the in-process bus, as in the embedded suite, with a
+ * recorder of everything it publishes (sms.outbound.v1, callbacks.v1) and helpers that play the
+ * admin service (accounts.v1) and the smsc-connector (sms.status.v1).
+ */
+export async function startTestSms() {
+  const logger = createLogger({ service: 'sms-test', level: 'error' });
+  const database = await startEmbeddedPostgres({});
+  const pool = createPool({ url: database.url, ...database.poolOptions });
+  const bus = createInProcessBus({ logger });
+  const sms = await startSmsService(loadSmsConfig({ LOG_LEVEL: 'error', NODE_ENV: 'test' }), {
+    pool,
+    bus,
+    logger,
+  });
+  const passwordHash = await hashSecret(PASSWORD);
+  const seen: Record<string, Seen[]> = { [Topics.smsOutbound]: [], [Topics.callbacks]: [] };
+  const recorder = await bus.subscribe({
+    groupId: 'sms-test-recorder',
+    topics: [Topics.smsOutbound, Topics.callbacks],
+    fromBeginning: true,
+    handler: async ({ topic, key, value }) => {
+      seen[topic]?.push({ key, value });
+    },
+  });
+  let version = 0;
+
+  return {
+    app: sms.app,
+    pool,
+    seen,
+
+    /** An active account with the 'sms' permission and the test password; override anything. */
+    account(overrides: Partial<AccountState> = {}): AccountState {
+      version += 1;
+      return {
+        id: crypto.randomUUID(),
+        name: `SmsAcct${version}`,
+        status: 'active',
+        passwordHash,
+        apiKeys: [],
+        permissions: ['sms'],
+        numberScopes: [],
+        callbacks: {
+          replyPathUrl: null,
+          replyPathMethod: 'POST',
+          deliveryReportUrl: null,
+          voiceReportUrl: null,
+        },
+        rateLimit: { perSecond: 1000, burst: 1000 },
+        smsThroughputPerSecond: 25,
+        ipAllowList: [],
+        senderIds: [],
+        version,
+        updatedAt: new Date().toISOString(),
+        ...overrides,
+      };
+    },
+
+    /** Publishes as the admin service does, then gives the directory a moment to read it. */
+    async publishAccount(state: AccountState): Promise<AccountState> {
+      await bus.publish(Topics.accounts, [
+        { key: state.id, value: makeEvent(ACCOUNT_STATE_EVENT, state, { accountId: state.id }) },
+      ]);
+      await new Promise((r) => setTimeout(r, 50));
+      return state;
+    },
+
+    /** A status report as the smsc-connector would publish it; returns its envelope. */
+    async publishStatus(
+      status: Partial<SmsStatus> & Pick<SmsStatus, 'messageId' | 'accountId' | 'state'>,
+      envelope?: EventEnvelope<SmsStatus>,
+    ): Promise<EventEnvelope<SmsStatus>> {
+      const payload: SmsStatus = {
+        source: 'sms',
+        smscMessageIds: [],
+        parts: 1,
+        at: new Date().toISOString(),
+        ...status,
+      };
+      const value = envelope
+        ? { ...envelope, payload }
+        : makeEvent(SMS_STATUS_EVENT, payload, { accountId: status.accountId });
+      await bus.publish(Topics.smsStatus, [{ key: status.messageId, value }]);
+      return value;
+    },
+
+    /** Resolves once the status consumer has handled (claimed) the event. */
+    async handled(eventId: string): Promise<void> {
+      await eventually(async () => {
+        const { rowCount } = await pool.query(
+          'SELECT 1 FROM sms.processed_event WHERE consumer = $1 AND event_id = $2',
+          ['sms-status', eventId],
+        );
+        return rowCount === 1 ? true : undefined;
+      }, `event ${eventId} to be handled`);
+    },
+
+    /** Messages published on `topic` whose payload has `messageId`. */
+    published(topic: string, match: (payload: unknown) => boolean): Seen[] {
+      return (seen[topic] ?? []).filter((m) => match(m.value.payload));
+    },
+
+    send(acct: AccountState, body: string | object, user = acct.name, password = PASSWORD) {
+      return request(sms.app).post('/v1/sms/send').auth(user, password).send(body);
+    },
+
+    get(acct: AccountState, messageId: string) {
+      return request(sms.app).get(`/v1/sms/${messageId}`).auth(acct.name, PASSWORD);
+    },
+
+    async stop() {
+      await recorder.stop();
+      await sms.stop();
+      await bus.close();
+      await pool.end();
+      await database.stop();
+    },
+  };
+}
+
+export type TestSms = Awaited<ReturnType<typeof startTestSms>>;
+
+/** Whether an event payload is about `messageId`. */
+export function about(messageId: string) {
+  return (payload: unknown) =>
+    typeof payload === 'object' &&
+    payload !== null &&
+    'messageId' in payload &&
+    payload.messageId === messageId;
+}
+
+/** Whether a callback request's body is about `messageId`. */
+export function callbackAbout(messageId: string) {
+  return (payload: unknown) =>
+    typeof payload === 'object' &&
+    payload !== null &&
+    'body' in payload &&
+    about(messageId)(payload.body);
+}
