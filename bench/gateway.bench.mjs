@@ -11,7 +11,13 @@ const API_KEY = 'bench-api-key-0123456789abcdef';
 export async function run() {
   const suite = await startProcess(
     ['infra/suite/dist/main.js'],
-    { PORT: '0', ADMIN_PORT: '0', EMBEDDED_DATA_DIR: 'memory', LOG_LEVEL: 'error' },
+    {
+      PORT: '0',
+      ADMIN_PORT: '0',
+      SMSC_CONTROL_PORT: '0',
+      EMBEDDED_DATA_DIR: 'memory',
+      LOG_LEVEL: 'error',
+    },
     /Gateway \(public API\)\s+(\S+)[\s\S]*Admin API \(internal\)\s+(\S+)\s+token: (\S+)[\s\S]*batch (\S+)/,
   );
   const bare = await startProcess(['bench/bare-server.mjs'], {}, /listening (\d+)/);
@@ -42,8 +48,14 @@ export async function run() {
       ['bare express GET (floor)', { url: `http://127.0.0.1:${bare.match[1]}/ping` }],
       ['batch health, direct', { url: `${batchUrl}/v1/health/batches` }],
       ['batch health, via gateway', { url: `${gatewayUrl}/v1/health/batches` }],
-      ['token, direct', { url: `${batchUrl}/v1/oauth/token`, method: 'POST', headers: json, body: token }],
-      ['token, via gateway', { url: `${gatewayUrl}/v1/oauth/token`, method: 'POST', headers: json, body: token }],
+      [
+        'token, direct',
+        { url: `${batchUrl}/v1/oauth/token`, method: 'POST', headers: json, body: token },
+      ],
+      [
+        'token, via gateway',
+        { url: `${gatewayUrl}/v1/oauth/token`, method: 'POST', headers: json, body: token },
+      ],
     ];
     const rows = [];
     for (const [name, options] of cases) {

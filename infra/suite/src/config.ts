@@ -1,4 +1,4 @@
-import { csv, int, loadConfig, logLevel, port, z } from '@msg/config';
+import { bool, csv, int, loadConfig, logLevel, port, z } from '@msg/config';
 
 /** Settings of the all-in-one embedded suite (`pnpm start`). Every one is optional. */
 export const suiteSettings = z.object({
@@ -36,6 +36,18 @@ export const suiteSettings = z.object({
     .string()
     .optional()
     .describe('Token signing keys (kid:secret,...); generated when unset.'),
+  SMSC_BINDS: z
+    .string()
+    .optional()
+    .describe(
+      'Real SMS centres (smpp:// URLs, see services/smsc-connector); the simulator when unset.',
+    ),
+  SMSC_CONTROL_PORT: port(2776).describe(
+    'Port of the SMSC simulator control API (inbound SMS, rules).',
+  ),
+  CALLBACK_ALLOW_PRIVATE_TARGETS: bool(true).describe(
+    'Let callbacks reach localhost and private addresses (on by default on a developer machine).',
+  ),
   LOG_LEVEL: logLevel('warn'),
   READY_TIMEOUT_MS: int({ min: 1000, max: 600_000, default: 60_000 }).describe(
     'How long start-up waits for every service to be ready.',

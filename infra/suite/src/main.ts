@@ -15,6 +15,7 @@ Messaging platform is running${suite.embeddedDatabase ? ' on embedded PGlite' : 
   Gateway (public API)   ${suite.gatewayUrl}
   API documentation      ${suite.gatewayUrl}/docs
   Admin API (internal)   ${suite.adminUrl}   token: ${suite.adminToken}
+  SMSC simulator control ${suite.smscControlUrl ?? '(real SMS centres configured)'}
   Services (direct)      ${Object.entries(suite.serviceUrls)
     .map(([name, url]) => `${name} ${url}`)
     .join('   ')}

@@ -6,6 +6,11 @@ import { createPool, startEmbeddedPostgres } from '@msg/db';
 import { loadGatewayConfig, startGateway } from '@msg/gateway';
 import { startServer } from '@msg/http';
 import type { Logger } from '@msg/logger';
+import { loadNotifierConfig, startNotifier } from '@msg/notifier';
+import { loadSmsConfig, startSmsService } from '@msg/sms-service';
+import { loadSmscConnectorConfig, startSmscConnector } from '@msg/smsc-connector';
+import { startSmscSimulator } from '@msg/smsc-simulator';
+import type { Express } from 'express';
 import got from 'got';
 import { type DemoAccount, republishAccounts, seedDemoAccount } from './admin-client.js';
 import type { SuiteConfig } from './config.js';
@@ -18,6 +23,8 @@ export interface RunningSuite {
   adminToken: string;
   /** Direct URLs of the services behind the gateway (for benchmarks and diagnostics). */
   serviceUrls: Record<string, string>;
+  /** Control API of the SMSC simulator, when the suite runs one (no SMSC_BINDS given). */
+  smscControlUrl?: string;
   demo: DemoAccount;
   embeddedDatabase: boolean;
   inProcessBus: boolean;
@@ -25,9 +32,10 @@ export interface RunningSuite {
 }
 
 /**
- * Boots the whole platform in this process: the gateway, every service and the demo account.
- * Without DATABASE_URL / KAFKA_BROKERS it runs on embedded PGlite and the in-process bus; with them,
- * on real Postgres and Kafka. Services run the same code as when deployed, each on its own port.
+ * Boots the whole platform in this process: the gateway, every service, the SMSC simulator and
+ * the demo account. Without DATABASE_URL / KAFKA_BROKERS it runs on embedded PGlite and the
+ * in-process bus; with them, on real Postgres and Kafka. Services run the same code as when
+ * deployed, each on its own port.
  */
 export async function startSuite(config: SuiteConfig, logger: Logger): Promise<RunningSuite> {
   const closers: (() => Promise<void>)[] = [];
@@ -54,41 +62,75 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
       ? createKafkaBus({ brokers: config.KAFKA_BROKERS, clientId: 'suite', logger })
       : createInProcessBus({ logger });
     closers.push(() => bus.close());
+    const runtime = (service: string) => ({ pool, bus, logger: logger.child({ service }) });
+    const common = { LOG_LEVEL: config.LOG_LEVEL, TRUSTED_PROXIES: 'loopback' };
+
+    /** Listens with a started service's app and registers its shutdown; returns its URL. */
+    const serve = async (started: { app: Express; stop(): Promise<void> }, port = 0) => {
+      closers.push(started.stop);
+      const server = await startServer(started.app, { port, host: '127.0.0.1', logger });
+      closers.push(server.close);
+      return server.url;
+    };
 
     const adminToken = config.ADMIN_TOKEN ?? secret();
-    const common = { LOG_LEVEL: config.LOG_LEVEL, TRUSTED_PROXIES: 'loopback' };
-    const admin = await startAdmin(loadAdminConfig({ ...common, ADMIN_TOKEN: adminToken }), {
-      pool,
-      bus,
-      logger: logger.child({ service: 'admin' }),
-    });
-    closers.push(admin.stop);
-    const adminServer = await startServer(admin.app, {
-      port: config.ADMIN_PORT,
-      host: '127.0.0.1',
-      logger,
-    });
-    closers.push(adminServer.close);
-
-    const batch = await startBatch(
-      loadBatchConfig({
-        ...common,
-        JWT_KEYS: config.JWT_KEYS ?? `k1:${secret(32)}`,
-        // With keys supplied, the first one signs.
-        JWT_ACTIVE_KID: config.JWT_KEYS?.split(':')[0] ?? 'k1',
-      }),
-      { pool, bus, logger: logger.child({ service: 'batch' }) },
+    const adminUrl = await serve(
+      await startAdmin(loadAdminConfig({ ...common, ADMIN_TOKEN: adminToken }), runtime('admin')),
+      config.ADMIN_PORT,
     );
-    closers.push(batch.stop);
-    const batchServer = await startServer(batch.app, { port: 0, host: '127.0.0.1', logger });
-    closers.push(batchServer.close);
+    const batchUrl = await serve(
+      await startBatch(
+        loadBatchConfig({
+          ...common,
+          JWT_KEYS: config.JWT_KEYS ?? `k1:${secret(32)}`,
+          // With keys supplied, the first one signs.
+          JWT_ACTIVE_KID: config.JWT_KEYS?.split(':')[0] ?? 'k1',
+        }),
+        runtime('batch'),
+      ),
+    );
+    const smsUrl = await serve(await startSmsService(loadSmsConfig(common), runtime('sms')));
+    const notifierUrl = await serve(
+      await startNotifier(
+        loadNotifierConfig({
+          ...common,
+          // The embedded suite is a developer's machine: callbacks to localhost are the point.
+          CALLBACK_ALLOW_PRIVATE_TARGETS: String(config.CALLBACK_ALLOW_PRIVATE_TARGETS),
+        }),
+        runtime('notifier'),
+      ),
+    );
+
+    // Without a real SMS centre, the simulator speaks SMPP to the connector.
+    let smscControlUrl: string | undefined;
+    let binds = config.SMSC_BINDS;
+    if (!binds) {
+      const password = secret(6);
+      const simulator = await startSmscSimulator({
+        port: 0,
+        controlPort: config.SMSC_CONTROL_PORT,
+        credentials: `suite:${password}`,
+        receiptDelayMs: 300,
+        logger: logger.child({ service: 'smsc-simulator' }),
+      });
+      closers.push(simulator.close);
+      smscControlUrl = simulator.controlUrl;
+      binds = `smpp://suite:${password}@127.0.0.1:${simulator.port}?name=simulator&window=20&tps=1000`;
+    }
+    const connectorUrl = await serve(
+      await startSmscConnector(
+        loadSmscConnectorConfig({ ...common, SMSC_BINDS: binds }),
+        runtime('smsc-connector'),
+      ),
+    );
 
     const gateway = await startGateway(
       loadGatewayConfig({
         PORT: String(config.PORT),
         HOST: config.HOST,
         LOG_LEVEL: config.LOG_LEVEL,
-        UPSTREAM_BATCH: batchServer.url,
+        UPSTREAM_BATCH: batchUrl,
+        UPSTREAM_SMS: smsUrl,
       }),
       { logger: logger.child({ service: 'gateway' }) },
     );
@@ -99,16 +141,24 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
       password: config.DEMO_PASSWORD ?? secret(12),
       apiKey: config.DEMO_API_KEY ?? `demo_${secret()}`,
     };
-    await waitReady([adminServer.url, batchServer.url, gateway.url], config.READY_TIMEOUT_MS);
-    if (!config.KAFKA_BROKERS) await republishAccounts(adminServer.url, adminToken);
-    await seedDemoAccount(adminServer.url, adminToken, demo);
+    const serviceUrls = {
+      admin: adminUrl,
+      batch: batchUrl,
+      sms: smsUrl,
+      notifier: notifierUrl,
+      'smsc-connector': connectorUrl,
+    };
+    await waitReady([...Object.values(serviceUrls), gateway.url], config.READY_TIMEOUT_MS);
+    if (!config.KAFKA_BROKERS) await republishAccounts(adminUrl, adminToken);
+    await seedDemoAccount(adminUrl, adminToken, demo);
     await waitForToken(gateway.url, demo, config.READY_TIMEOUT_MS);
 
     return {
       gatewayUrl: gateway.url,
-      adminUrl: adminServer.url,
+      adminUrl,
       adminToken,
-      serviceUrls: { admin: adminServer.url, batch: batchServer.url },
+      serviceUrls,
+      ...(smscControlUrl && { smscControlUrl }),
       demo,
       embeddedDatabase: Boolean(embedded),
       inProcessBus: !config.KAFKA_BROKERS,
@@ -120,7 +170,7 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
   }
 }
 
-/** Waits until the demo account can get a batch token: its state has reached the batch service. */
+/** Waits until the demo account can get a batch token: its state has reached the services. */
 async function waitForToken(gatewayUrl: string, demo: DemoAccount, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
   const body = { client_id: demo.username, client_secret: demo.apiKey };
@@ -133,8 +183,9 @@ async function waitForToken(gatewayUrl: string, demo: DemoAccount, timeoutMs: nu
       })
       .catch(() => undefined);
     if (res?.statusCode === 200) return;
-    if (Date.now() > deadline)
+    if (Date.now() > deadline) {
       throw new Error(`the demo account was not usable within ${timeoutMs} ms`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
 }

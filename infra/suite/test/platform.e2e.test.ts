@@ -249,6 +249,7 @@ describe('pnpm start on the embedded defaults', () => {
     const config = loadSuiteConfig({
       PORT: '0',
       ADMIN_PORT: '0',
+      SMSC_CONTROL_PORT: '0',
       EMBEDDED_DATA_DIR: dataDir,
       LOG_LEVEL: 'error',
       DEMO_USERNAME: 'demo-e2e',

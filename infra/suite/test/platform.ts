@@ -13,6 +13,8 @@ export interface Platform {
   gatewayUrl: string;
   adminUrl: string;
   adminToken: string;
+  /** The SMSC simulator's control API, when the platform runs one. */
+  smscControlUrl?: string;
   stop(): Promise<void>;
 }
 
@@ -25,6 +27,7 @@ export async function startEmbedded(): Promise<Platform> {
     loadSuiteConfig({
       PORT: '0',
       ADMIN_PORT: '0',
+      SMSC_CONTROL_PORT: '0',
       EMBEDDED_DATA_DIR: 'memory',
       LOG_LEVEL: 'error',
     }),

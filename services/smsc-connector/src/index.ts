@@ -1,0 +1,7 @@
+export {
+  type BindSettings,
+  loadSmscConnectorConfig,
+  type SmscConnectorConfig,
+  smscConnectorSettings,
+} from './config.js';
+export { type SmscConnector, type SmscConnectorRuntime, startSmscConnector } from './service.js';

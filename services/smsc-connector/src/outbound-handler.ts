@@ -1,0 +1,177 @@
+import type { RateLimiter } from '@msg/auth';
+import type { ConsumedMessage } from '@msg/bus';
+import type { SmsOutbound, SmsStatus } from '@msg/contracts';
+import { withTransaction } from '@msg/db';
+import type { Logger } from '@msg/logger';
+import { ESM_CLASS_UDHI, SmppSplitError, splitForSmpp } from '@msg/sms';
+import type pg from 'pg';
+import type { BindPool } from './bind-pool.js';
+import type { ConnectorMetrics } from './metrics.js';
+import { toSmppAddress } from './smpp-address.js';
+import { BindLostError, type SmppBind } from './smpp-bind.js';
+import { isRetryableSubmitStatus, SmppStatus, statusLabel } from './smpp-status.js';
+import {
+  type AcceptedPart,
+  recordSubmission,
+  type SubmissionOutcome,
+  submissionExists,
+} from './submission-store.js';
+import { type BindPacer, takeToken } from './submit-pacer.js';
+import { relativeValidity } from './validity-period.js';
+
+export interface OutboundHandlerOptions {
+  pool: pg.Pool;
+  binds: BindPool;
+  pacers: ReadonlyMap<SmppBind, BindPacer>;
+  accountLimiter: RateLimiter;
+  defaultAccountTps: number;
+  metrics: ConnectorMetrics;
+  logger: Logger;
+  signal: AbortSignal;
+}
+
+function isOutbound(payload: unknown): payload is SmsOutbound {
+  if (typeof payload !== 'object' || payload === null) return false;
+  const p: Partial<Record<keyof SmsOutbound, unknown>> = payload;
+  return (
+    typeof p.messageId === 'string' &&
+    typeof p.accountId === 'string' &&
+    typeof p.from === 'string' &&
+    typeof p.to === 'string' &&
+    typeof p.text === 'string' &&
+    typeof p.source === 'string'
+  );
+}
+
+/**
+ * Handles one sms.outbound.v1 event: submits every part, then records the outcome and its status
+ * event in one transaction, and only then returns — so the consumer's offset moves past the event
+ * only after the SMSC answered and the answer is durable.
+ */
+export function createOutboundHandler(options: OutboundHandlerOptions) {
+  const { pool, binds, pacers, metrics, logger, signal } = options;
+  /** Rolling 8-bit concatenation reference per bind. */
+  const references = new Map<SmppBind, number>();
+
+  function nextReference(bind: SmppBind): number {
+    const reference = ((references.get(bind) ?? Math.floor(Math.random() * 256)) + 1) % 256;
+    references.set(bind, reference);
+    return reference;
+  }
+
+  /** Submits one part until some bind answers it with a final status (ok or a real error). */
+  async function submitPart(
+    message: SmsOutbound,
+    fields: Record<string, unknown>,
+    preferred: SmppBind,
+  ): Promise<{ bind: SmppBind; status: number; messageId: string | null }> {
+    let bind: SmppBind | null = preferred.isBound ? preferred : null;
+    for (;;) {
+      await takeToken(
+        options.accountLimiter,
+        message.accountId,
+        message.throughputPerSecond ?? options.defaultAccountTps,
+        signal,
+      );
+      bind ??= await binds.acquire(signal);
+      const pacer = pacers.get(bind);
+      await pacer?.wait(signal);
+      const started = performance.now();
+      try {
+        const result = await bind.submit(fields);
+        metrics.submitSeconds.observe((performance.now() - started) / 1000);
+        if (isRetryableSubmitStatus(result.status)) {
+          metrics.submits.inc({ result: 'throttled' });
+          pacer?.slowDown();
+          continue;
+        }
+        metrics.submits.inc({
+          result: result.status === SmppStatus.ok ? 'ok' : statusLabel(result.status),
+        });
+        if (result.status === SmppStatus.ok) pacer?.accepted();
+        return { bind, ...result };
+      } catch (error) {
+        if (!(error instanceof BindLostError)) throw error;
+        // Unknown whether the SMSC got it: resubmit on whichever bind is up (at-least-once).
+        metrics.submits.inc({ result: 'lost' });
+        logger.warn('submit_sm lost with its bind; resubmitting', {
+          bind: bind.name,
+          messageId: message.messageId,
+        });
+        bind = null;
+      }
+    }
+  }
+
+  async function submitMessage(message: SmsOutbound): Promise<SubmissionOutcome> {
+    const first = await binds.acquire(signal);
+    let split: ReturnType<typeof splitForSmpp>;
+    try {
+      split = splitForSmpp(message.text, { reference: nextReference(first) });
+    } catch (error) {
+      if (!(error instanceof SmppSplitError)) throw error;
+      return {
+        message,
+        parts: error.parts ?? 0,
+        bindName: null,
+        accepted: [],
+        error: { description: `message not submittable: ${error.message}` },
+        at: new Date(),
+      };
+    }
+    const source = toSmppAddress(message.from);
+    const destination = toSmppAddress(message.to);
+    const accepted: AcceptedPart[] = [];
+    let bind = first;
+    for (const [index, part] of split.parts.entries()) {
+      const fields = {
+        source_addr_ton: source.ton,
+        source_addr_npi: source.npi,
+        source_addr: source.addr,
+        dest_addr_ton: destination.ton,
+        dest_addr_npi: destination.npi,
+        destination_addr: destination.addr,
+        esm_class: part.udh ? ESM_CLASS_UDHI : 0,
+        registered_delivery: message.deliveryReport ? 1 : 0,
+        data_coding: split.dataCoding,
+        ...(message.validityMinutes
+          ? { validity_period: relativeValidity(message.validityMinutes) }
+          : {}),
+        // A Buffer is sent as is: the package would otherwise re-encode the text its own way.
+        short_message: part.udh ? Buffer.concat([part.udh, part.payload]) : part.payload,
+      };
+      const result = await submitPart(message, fields, bind);
+      bind = result.bind;
+      if (result.status !== SmppStatus.ok || !result.messageId) {
+        const status = result.status === SmppStatus.ok ? SmppStatus.systemError : result.status;
+        const error: NonNullable<SmsStatus['error']> = {
+          smppStatus: status,
+          description: `submit_sm of part ${index + 1} refused by the SMSC (${statusLabel(status)})`,
+        };
+        const parts = split.parts.length;
+        return { message, parts, bindName: first.name, accepted, error, at: new Date() };
+      }
+      accepted.push({ partNo: index + 1, scope: bind.scope, smscMessageId: result.messageId });
+    }
+    return { message, parts: split.parts.length, bindName: first.name, accepted, at: new Date() };
+  }
+
+  return async function handleOutbound(msg: ConsumedMessage): Promise<void> {
+    const message = msg.value.payload;
+    if (!isOutbound(message)) {
+      logger.error('sms.outbound event without the fields of SmsOutbound; skipped', {
+        eventId: msg.value.id,
+      });
+      return;
+    }
+    // Redelivered after a crash or rebalance: already submitted and its status already enqueued.
+    if (await submissionExists(pool, message.messageId)) {
+      logger.info('outbound message already submitted; not sending again', {
+        messageId: message.messageId,
+      });
+      return;
+    }
+    const outcome = await submitMessage(message);
+    await withTransaction(pool, (client) => recordSubmission(client, outcome));
+  };
+}

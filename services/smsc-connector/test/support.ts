@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Bus } from '@msg/bus';
+import {
+  makeEvent,
+  SMS_OUTBOUND_EVENT,
+  type SmsInbound,
+  type SmsOutbound,
+  type SmsStatus,
+  Topics,
+} from '@msg/contracts';
+
+/** Polls until `check` stops throwing (an expect inside it), or rethrows its last error. */
+export async function eventually(check: () => unknown, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await check();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await sleep(25);
+    }
+  }
+}
+
+let numberSeq = 0;
+
+/** A recipient no other test uses, so the simulator's submits can be told apart by it. */
+export function uniqueRecipient(): string {
+  numberSeq++;
+  return `+4673${String(process.pid % 1000).padStart(3, '0')}${String(numberSeq).padStart(4, '0')}`;
+}
+
+export function outbound(overrides: Partial<SmsOutbound> = {}): SmsOutbound {
+  return {
+    messageId: randomUUID(),
+    accountId: 'acct-1',
+    source: 'sms',
+    from: 'Acme',
+    to: uniqueRecipient(),
+    text: 'Hello',
+    encoding: 'GSM-7',
+    parts: 1,
+    deliveryReport: true,
+    ...overrides,
+  };
+}
+
+/** Publishes as the producing services do: keyed by account. */
+export async function publishOutbound(bus: Bus, ...messages: SmsOutbound[]): Promise<void> {
+  await bus.publish(
+    Topics.smsOutbound,
+    messages.map((message) => ({
+      key: message.accountId,
+      value: makeEvent(SMS_OUTBOUND_EVENT, message, { accountId: message.accountId }),
+    })),
+  );
+}
+
+/** Collects sms.status.v1 and sms.inbound.v1 in a group of its own. */
+export async function collectEvents(bus: Bus, groupId: string) {
+  const statuses: SmsStatus[] = [];
+  const inbound: SmsInbound[] = [];
+  const subscriptions = await Promise.all([
+    bus.subscribe({
+      groupId: `${groupId}-status`,
+      topics: [Topics.smsStatus],
+      handler: async (msg) => {
+        if (isStatus(msg.value.payload)) statuses.push(msg.value.payload);
+      },
+    }),
+    bus.subscribe({
+      groupId: `${groupId}-inbound`,
+      topics: [Topics.smsInbound],
+      handler: async (msg) => {
+        if (isInbound(msg.value.payload)) inbound.push(msg.value.payload);
+      },
+    }),
+  ]);
+  return {
+    statuses,
+    inbound,
+    of: (messageId: string) => statuses.filter((status) => status.messageId === messageId),
+    stop: () => Promise.all(subscriptions.map((s) => s.stop())),
+  };
+}
+
+function isStatus(payload: unknown): payload is SmsStatus {
+  return (
+    typeof payload === 'object' && payload !== null && 'state' in payload && 'messageId' in payload
+  );
+}
+
+function isInbound(payload: unknown): payload is SmsInbound {
+  return typeof payload === 'object' && payload !== null && 'receivedAt' in payload;
+}
+
+/** The octets of a deliver_sm (SMPP 3.4 §4.6.1), for feeding the deliver_sm handler directly. */
+export function deliverSmOctets(fields: {
+  sourceAddr: string;
+  destinationAddr: string;
+  esmClass: number;
+  dataCoding: number;
+  shortMessage: Buffer;
+  tlvs?: Buffer;
+}): Buffer {
+  const cstr = (s: string) => Buffer.from(`${s}\0`, 'latin1');
+  const body = Buffer.concat([
+    cstr(''),
+    Buffer.from([1, 1]),
+    cstr(fields.sourceAddr),
+    Buffer.from([1, 1]),
+    cstr(fields.destinationAddr),
+    Buffer.from([fields.esmClass, 0, 0]),
+    cstr(''),
+    cstr(''),
+    Buffer.from([0, 0, fields.dataCoding, 0, fields.shortMessage.length]),
+    fields.shortMessage,
+    fields.tlvs ?? Buffer.alloc(0),
+  ]);
+  const header = Buffer.alloc(16);
+  header.writeUInt32BE(16 + body.length, 0);
+  header.writeUInt32BE(0x05, 4);
+  return Buffer.concat([header, body]);
+}
