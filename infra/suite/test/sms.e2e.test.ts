@@ -83,7 +83,7 @@ const send = (body: Record<string, unknown>) =>
 
 async function submitsTo(number: string, count = 1): Promise<Submit[]> {
   return eventually(async () => {
-    const all = (await smsc.get('submits')).body as Submit[];
+    const all = (await smsc.get<Submit[]>('submits')).body;
     const mine = all.filter(
       (s) => `+${s.destinationAddr}` === number || s.destinationAddr === number,
     );
