@@ -1,6 +1,7 @@
-// The floor: a bare express endpoint answering the same JSON as the batch health check.
+// The floor: a bare express app answering every path with the same small JSON as a health check.
 import express from 'express';
 
 const server = express()
-  .get('/ping', (_req, res) => res.json({ status: 'OK' }))
+  .use(express.json())
+  .use((_req, res) => res.json({ status: 'OK' }))
   .listen(0, '127.0.0.1', () => process.stdout.write(`listening ${server.address().port}\n`));

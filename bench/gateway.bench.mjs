@@ -45,7 +45,7 @@ export async function run() {
     const token = JSON.stringify({ client_id: 'bench', client_secret: API_KEY });
     const json = { 'content-type': 'application/json' };
     const cases = [
-      ['bare express GET (floor)', { url: `http://127.0.0.1:${bare.match[1]}/ping` }],
+      ['bare express GET (floor)', { url: `http://127.0.0.1:${bare.match[1]}/v1/health/batches` }],
       ['batch health, direct', { url: `${batchUrl}/v1/health/batches` }],
       ['batch health, via gateway', { url: `${gatewayUrl}/v1/health/batches` }],
       [

@@ -1,5 +1,6 @@
 // A small closed-loop HTTP load generator: `concurrency` workers on keep-alive connections send
-// `count` requests in total (bounded also by `maxSeconds`) and record each latency.
+// `count` requests in total (bounded also by `maxSeconds`) and record each latency. `body` may be
+// a function, called per request.
 import http from 'node:http';
 
 export async function load({
@@ -39,7 +40,7 @@ export async function load({
         },
       );
       req.on('error', reject);
-      req.end(body);
+      req.end(typeof body === 'function' ? body() : body);
     });
   const worker = async () => {
     while (sent < count && Date.now() < deadline) {

@@ -1,6 +1,7 @@
 // Servers under test run in child processes, so the load generator does not share their CPU time
 // slice of the event loop; each child is killed when the benchmark ends.
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
@@ -13,6 +14,9 @@ export function startProcess(args, env, ready, timeoutMs = 120_000) {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  const stop = () => child.kill('SIGTERM');
+  // Without a pattern to wait for, the caller checks readiness itself (e.g. waitHealthy).
+  if (ready === null) return Promise.resolve({ match: [], output: () => output, stop });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`not ready in time:\n${output}`)), timeoutMs);
     const onData = (chunk) => {
@@ -20,7 +24,7 @@ export function startProcess(args, env, ready, timeoutMs = 120_000) {
       const match = ready.exec(output);
       if (match) {
         clearTimeout(timer);
-        resolve({ match, output: () => output, stop: () => child.kill('SIGTERM') });
+        resolve({ match, output: () => output, stop });
       }
     };
     child.stdout.on('data', onData);
@@ -29,4 +33,30 @@ export function startProcess(args, env, ready, timeoutMs = 120_000) {
     });
     child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${output}`)));
   });
+}
+
+/** A TCP port free right now on 127.0.0.1. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+/** Polls `${url}/healthz` until it answers 200. */
+export async function waitHealthy(url, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const ok = await fetch(`${url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`${url} not healthy in time`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }

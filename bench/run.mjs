@@ -14,15 +14,16 @@ print(
 );
 for (const file of files) {
   const { run } = await import(`./${file}`);
-  const { title, rows } = await run();
-  const columns = Object.keys(rows[0] ?? {});
-  print(`## ${title}\n`);
-  print(`| ${columns.join(' | ')} |`);
-  print(`|${columns.map(() => '---').join('|')}|`);
-  for (const row of rows)
-    print(
-      `| ${columns.map((c) => (typeof row[c] === 'object' ? JSON.stringify(row[c]) : row[c])).join(' | ')} |`,
-    );
-  print();
+  for (const { title, rows } of [await run()].flat()) {
+    const columns = Object.keys(rows[0] ?? {});
+    print(`## ${title}\n`);
+    print(`| ${columns.join(' | ')} |`);
+    print(`|${columns.map(() => '---').join('|')}|`);
+    for (const row of rows)
+      print(
+        `| ${columns.map((c) => (typeof row[c] === 'object' ? JSON.stringify(row[c]) : row[c])).join(' | ')} |`,
+      );
+    print();
+  }
 }
 process.exit(0);
