@@ -51,21 +51,59 @@ async function freePort(): Promise<number> {
 async function waitReady(url: string, child: ChildProcess, output: () => string): Promise<void> {
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`process exited early:\n${output()}`);
-    const res = await got(`${url}/readyz`, { throwHttpErrors: false, retry: { limit: 0 } }).catch(
-      () => undefined,
-    );
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`process exited early:\n${output()}`);
+    }
+    const res = await got(url, {
+      throwHttpErrors: false,
+      retry: { limit: 0 },
+      timeout: { request: 2000 },
+    }).catch(() => undefined);
     if (res?.statusCode === 200) return;
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`${url} not ready in time:\n${output()}`);
 }
 
+/** One process of a {@link ProcessGroup}: started, killed and started again on the same port. */
+export interface ManagedProcess {
+  readonly name: string;
+  /** Its HTTP base URL (the control API for the SMSC simulator). */
+  readonly url: string;
+  /** Spawns it (when not running) and waits until its readiness probe answers 200. */
+  start(): Promise<void>;
+  /** Sends `signal` (SIGTERM by default) and resolves once the process has exited. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+  running(): boolean;
+}
+
+export interface ProcessSpec {
+  /** The script to run, relative to the repository root. */
+  script: string;
+  /** HTTP port of the process (fixed, so a restart keeps it). */
+  port: number;
+  env?: Record<string, string>;
+  /** Readiness path; `/readyz` by default. */
+  readyPath?: string;
+}
+
 /**
- * The deployed shape: every service its own process (`node services/<name>/dist/main.js`) on real
- * Postgres (a fresh database per run) and real Kafka.
+ * Processes on real Postgres (a fresh database, dropped by `stop()`) and real Kafka, each output
+ * kept in memory (`logTail()`), for tests that kill and restart them.
  */
-export async function startProcesses(): Promise<Platform> {
+export interface ProcessGroup {
+  databaseUrl: string;
+  brokers: string;
+  add(name: string, spec: ProcessSpec): ManagedProcess;
+  /** The last `chars` characters of every process's output, interleaved as it arrived. */
+  logTail(chars?: number): string;
+  /** Stops every process (SIGTERM, SIGKILL after 15 s) and drops the database. */
+  stop(): Promise<void>;
+}
+
+const LOG_KEEP = 200_000;
+
+export async function startProcessGroup(): Promise<ProcessGroup> {
   const adminUrlBase = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const brokers = process.env.TEST_KAFKA_BROKERS ?? '127.0.0.1:9092';
   const database = `e2e_${randomBytes(4).toString('hex')}`;
@@ -75,13 +113,6 @@ export async function startProcesses(): Promise<Platform> {
   await server.end();
   const url = new URL(adminUrlBase);
   url.pathname = `/${database}`;
-
-  const adminToken = randomBytes(24).toString('base64url');
-  const [adminPort, batchPort, gatewayPort] = [
-    await freePort(),
-    await freePort(),
-    await freePort(),
-  ];
   const shared = {
     DATABASE_URL: url.toString(),
     KAFKA_BROKERS: brokers,
@@ -90,57 +121,191 @@ export async function startProcesses(): Promise<Platform> {
     // Services keep their default TRUSTED_PROXIES (loopback: the gateway); the gateway, the edge,
     // keeps its default of trusting no client-supplied X-Forwarded-For.
   };
-  const children: ChildProcess[] = [];
-  const logs: string[] = [];
-  const run = (name: string, env: Record<string, string>) => {
-    const child = spawn(process.execPath, [`services/${name}/dist/main.js`], {
-      cwd: REPO,
-      env: { PATH: process.env.PATH ?? '', ...shared, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout?.on('data', (d) => logs.push(`[${name}] ${d}`));
-    child.stderr?.on('data', (d) => logs.push(`[${name}] ${d}`));
-    children.push(child);
-    return child;
+  let logs = '';
+  const log = (text: string) => {
+    logs += text;
+    if (logs.length > LOG_KEEP * 2) logs = logs.slice(-LOG_KEEP);
   };
-  const output = () => logs.join('').slice(-4000);
+  const logTail = (chars = 4000) => logs.slice(-chars);
+  const processes: ManagedProcess[] = [];
+
+  const add = (name: string, spec: ProcessSpec): ManagedProcess => {
+    let child: ChildProcess | undefined;
+    const processUrl = `http://127.0.0.1:${spec.port}`;
+    const running = () =>
+      child !== undefined && child.exitCode === null && child.signalCode === null;
+    const managed: ManagedProcess = {
+      name,
+      url: processUrl,
+      running,
+      async start() {
+        if (!running()) {
+          const spawned = spawn(process.execPath, [spec.script], {
+            cwd: REPO,
+            env: { PATH: process.env.PATH ?? '', ...shared, PORT: String(spec.port), ...spec.env },
+            stdio: ['ignore', 'pipe', 'pipe'],
+          });
+          spawned.stdout?.on('data', (d) => log(`[${name}] ${d}`));
+          spawned.stderr?.on('data', (d) => log(`[${name}] ${d}`));
+          spawned.on('exit', (code, signal) => log(`[${name}] exited: ${code ?? signal}\n`));
+          child = spawned;
+        }
+        await waitReady(`${processUrl}${spec.readyPath ?? '/readyz'}`, child as ChildProcess, () =>
+          logTail(),
+        );
+      },
+      async kill(signal: NodeJS.Signals = 'SIGTERM') {
+        const current = child;
+        if (current === undefined || !running()) return;
+        await new Promise<void>((resolve) => {
+          current.once('exit', () => resolve());
+          current.kill(signal);
+          setTimeout(() => current.kill('SIGKILL'), 15_000).unref();
+        });
+      },
+    };
+    processes.push(managed);
+    return managed;
+  };
+
   const stop = async () => {
-    await Promise.all(
-      children.map(
-        (c) =>
-          new Promise<void>((resolve) => {
-            if (c.exitCode !== null) return resolve();
-            c.once('exit', () => resolve());
-            c.kill('SIGTERM');
-            setTimeout(() => c.kill('SIGKILL'), 15_000).unref();
-          }),
-      ),
-    );
+    await Promise.all(processes.map((p) => p.kill('SIGTERM')));
     const admin = new pg.Client({ connectionString: adminUrlBase });
     await admin.connect();
     await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
     await admin.end();
   };
+  return { databaseUrl: url.toString(), brokers, add, logTail, stop };
+}
 
+/**
+ * The deployed shape: every service its own process (`node services/<name>/dist/main.js`) on real
+ * Postgres (a fresh database per run) and real Kafka.
+ */
+export async function startProcesses(): Promise<Platform> {
+  const group = await startProcessGroup();
+  const adminToken = randomBytes(24).toString('base64url');
   try {
-    const admin = run('admin', { PORT: String(adminPort), ADMIN_TOKEN: adminToken });
-    const batch = run('batch', {
-      PORT: String(batchPort),
-      JWT_KEYS: `e2e:${randomBytes(32).toString('base64url')}`,
-      JWT_ACTIVE_KID: 'e2e',
+    const [adminPort, batchPort, gatewayPort] = [
+      await freePort(),
+      await freePort(),
+      await freePort(),
+    ];
+    const admin = group.add('admin', {
+      script: 'services/admin/dist/main.js',
+      port: adminPort,
+      env: { ADMIN_TOKEN: adminToken },
     });
-    const gateway = run('gateway', {
-      PORT: String(gatewayPort),
-      UPSTREAM_BATCH: `http://127.0.0.1:${batchPort}`,
+    const batch = group.add('batch', {
+      script: 'services/batch/dist/main.js',
+      port: batchPort,
+      env: { JWT_KEYS: `e2e:${randomBytes(32).toString('base64url')}`, JWT_ACTIVE_KID: 'e2e' },
     });
-    const adminUrl = `http://127.0.0.1:${adminPort}`;
-    const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-    await waitReady(adminUrl, admin, output);
-    await waitReady(`http://127.0.0.1:${batchPort}`, batch, output);
-    await waitReady(gatewayUrl, gateway, output);
-    return { gatewayUrl, adminUrl, adminToken, stop };
+    const gateway = group.add('gateway', {
+      script: 'services/gateway/dist/main.js',
+      port: gatewayPort,
+      env: { UPSTREAM_BATCH: batch.url },
+    });
+    await Promise.all([admin.start(), batch.start(), gateway.start()]);
+    return { gatewayUrl: gateway.url, adminUrl: admin.url, adminToken, stop: group.stop };
   } catch (error) {
-    await stop();
+    await group.stop();
+    throw error;
+  }
+}
+
+/** The SMS delivery path in the deployed shape, with handles to kill and restart its parts. */
+export interface SmsPlatform extends Platform {
+  smscControlUrl: string;
+  smsc: ManagedProcess;
+  connector: ManagedProcess;
+  sms: ManagedProcess;
+  logTail(chars?: number): string;
+}
+
+export interface SmsPlatformOptions {
+  /** Extra settings of the smsc-connector (e.g. faster reconnects). */
+  connectorEnv?: Record<string, string>;
+  /** Extra settings of the SMSC simulator (e.g. RECEIPT_DELAY_MS). */
+  smscEnv?: Record<string, string>;
+  /** `window` of the connector's single bind; 10 by default. */
+  window?: number;
+}
+
+/**
+ * SMSC simulator, admin, sms, smsc-connector, notifier and gateway, each its own process on real
+ * Postgres and Kafka. The simulator's SMPP and control ports are fixed for the run, so it can be
+ * killed and started again where the connector expects it; the connector's consumer group is
+ * unique to the run.
+ */
+export async function startSmsProcesses(options: SmsPlatformOptions = {}): Promise<SmsPlatform> {
+  const group = await startProcessGroup();
+  const adminToken = randomBytes(24).toString('base64url');
+  try {
+    const ports: number[] = [];
+    for (let i = 0; i < 7; i++) ports.push(await freePort());
+    const [smppPort, controlPort, adminPort, smsPort, connectorPort, notifierPort, gatewayPort] =
+      ports as [number, number, number, number, number, number, number];
+    const smsc = group.add('smsc-simulator', {
+      script: 'infra/smsc-simulator/dist/main.js',
+      port: controlPort,
+      readyPath: '/healthz',
+      env: {
+        SMSC_PORT: String(smppPort),
+        CONTROL_PORT: String(controlPort),
+        SMSC_CREDENTIALS: 'e2e:e2epass',
+        ...options.smscEnv,
+      },
+    });
+    const admin = group.add('admin', {
+      script: 'services/admin/dist/main.js',
+      port: adminPort,
+      env: { ADMIN_TOKEN: adminToken },
+    });
+    const sms = group.add('sms', { script: 'services/sms/dist/main.js', port: smsPort });
+    const connector = group.add('smsc-connector', {
+      script: 'services/smsc-connector/dist/main.js',
+      port: connectorPort,
+      env: {
+        SMSC_BINDS: `smpp://e2e:e2epass@127.0.0.1:${smppPort}?window=${options.window ?? 10}&tps=500`,
+        SMSC_CONSUMER_GROUP: `smsc-connector-e2e-${randomBytes(4).toString('hex')}`,
+        ...options.connectorEnv,
+      },
+    });
+    const notifier = group.add('notifier', {
+      script: 'services/notifier/dist/main.js',
+      port: notifierPort,
+      env: {
+        NOTIFIER_CONSUMER_GROUP: `notifier-e2e-${randomBytes(4).toString('hex')}`,
+        CALLBACK_ALLOW_PRIVATE_TARGETS: 'true',
+      },
+    });
+    const gateway = group.add('gateway', {
+      script: 'services/gateway/dist/main.js',
+      port: gatewayPort,
+      env: { UPSTREAM_SMS: sms.url },
+    });
+    await smsc.start();
+    await Promise.all([
+      admin.start(),
+      sms.start(),
+      connector.start(),
+      notifier.start(),
+      gateway.start(),
+    ]);
+    return {
+      gatewayUrl: gateway.url,
+      adminUrl: admin.url,
+      adminToken,
+      smscControlUrl: smsc.url,
+      smsc,
+      connector,
+      sms,
+      logTail: group.logTail,
+      stop: group.stop,
+    };
+  } catch (error) {
+    await group.stop();
     throw error;
   }
 }
