@@ -48,6 +48,15 @@ async function submitsTo(controlUrl, prefix, count, timeoutMs) {
   }
 }
 
+/** A request body per call, each to the next number of a range (so submits can be told apart). */
+function numberedBodies(prefix, message) {
+  let n = 0;
+  return () => {
+    n += 1;
+    return JSON.stringify({ to: `${prefix}${String(n).padStart(4, '0')}`, from: 'BENCH', message });
+  };
+}
+
 function rate(submits) {
   const times = submits.map((s) => Date.parse(s.receivedAt)).sort((a, b) => a - b);
   const seconds = (times.at(-1) - times[0]) / 1000;
@@ -115,18 +124,12 @@ export async function run() {
         concurrency: CONCURRENCY,
       });
       rows.push({ name: 'bare express behind the gateway (floor)', ...floor });
-      let n = 0;
       const send = await load({
         url: `${gatewayUrl}/v1/sms/send`,
         method: 'POST',
         headers: { authorization: basic('bench-fast'), 'content-type': 'application/json' },
         // Same body each time is fine: every request is a new message; numbers vary below.
-        body: () =>
-          JSON.stringify({
-            to: `+4670200${String((n += 1)).padStart(4, '0')}`,
-            from: 'BENCH',
-            message: 'Benchmark message',
-          }),
+        body: numberedBodies('+4670200', 'Benchmark message'),
         count: SEND_COUNT,
         concurrency: CONCURRENCY,
       });
@@ -134,17 +137,11 @@ export async function run() {
 
       const fast = rate(await submitsTo(controlUrl, '4670200', SEND_COUNT, 120_000));
       // Sent faster than the limit, so the connector's pacing is what shapes the submit rate.
-      let m = 0;
       await load({
         url: `${gatewayUrl}/v1/sms/send`,
         method: 'POST',
         headers: { authorization: basic('bench-limited'), 'content-type': 'application/json' },
-        body: () =>
-          JSON.stringify({
-            to: `+4670300${String((m += 1)).padStart(4, '0')}`,
-            from: 'BENCH',
-            message: 'Limited',
-          }),
+        body: numberedBodies('+4670300', 'Limited'),
         count: LIMITED_COUNT,
         concurrency: CONCURRENCY,
       });
