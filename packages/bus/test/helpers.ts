@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { type EventEnvelope, makeEvent } from '@msg/contracts';
 import { createLogger, type Logger } from '@msg/logger';
+import { vi } from 'vitest';
 import type { BusMessage, ConsumedMessage } from '../src/index.js';
 
 export const testKafkaBrokers = (process.env.TEST_KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
@@ -35,14 +35,5 @@ export function payloadOf(msg: ConsumedMessage): TestPayload {
 
 /** Polls until `check` stops throwing (an expect inside it), or rethrows its last error. */
 export async function eventually(check: () => void, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      check();
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await sleep(50);
-    }
-  }
+  await vi.waitFor(check, { timeout: timeoutMs, interval: 50 });
 }

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Bus, ConsumedMessage } from '@msg/bus';
 import {
   CALLBACK_REQUEST_EVENT,
@@ -8,19 +7,11 @@ import {
   makeEvent,
   Topics,
 } from '@msg/contracts';
+import { vi } from 'vitest';
 
 /** Polls until `check` stops throwing (an expect inside it), or rethrows its last error. */
 export async function eventually(check: () => unknown, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await sleep(25);
-    }
-  }
+  await vi.waitFor(check, { timeout: timeoutMs, interval: 25 });
 }
 
 export function callbackRequest(
