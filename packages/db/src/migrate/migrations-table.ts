@@ -19,24 +19,18 @@ export function migrationsTableDdl(quotedSchema: string): string {
 )`;
 }
 
-export interface MigrationRow {
+// A type alias, not an interface: Sql.query's row type must be indexable.
+export type MigrationRow = {
   id: string;
   checksum: string;
   migration_name: string;
   finished_at: Date | null;
   rolled_back_at: Date | null;
   logs: string | null;
-}
+};
 
 export async function readMigrationRows(sql: Sql, quotedSchema: string): Promise<MigrationRow[]> {
-  const { rows } = await sql.query<{
-    id: string;
-    checksum: string;
-    migration_name: string;
-    finished_at: Date | null;
-    rolled_back_at: Date | null;
-    logs: string | null;
-  }>(
+  const { rows } = await sql.query<MigrationRow>(
     `SELECT id, checksum, migration_name, finished_at, rolled_back_at, logs
        FROM ${quotedSchema}."_prisma_migrations" ORDER BY started_at, migration_name`,
   );
