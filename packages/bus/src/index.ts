@@ -6,6 +6,7 @@ export { enqueueOutbox } from './outbox/enqueue.js';
 export { outboxMigrationSql } from './outbox/migration.js';
 export { createOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './outbox/relay.js';
 export { busReadiness } from './readiness.js';
+export type { ServiceRuntime } from './runtime.js';
 export type {
   Bus,
   BusMessage,

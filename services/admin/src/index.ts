@@ -1,2 +1,2 @@
 export { type AdminConfig, adminSettings, loadAdminConfig } from './config.js';
-export { type AdminRuntime, startAdmin } from './service.js';
+export { startAdmin } from './service.js';

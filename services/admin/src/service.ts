@@ -1,9 +1,7 @@
 import { fileURLToPath } from 'node:url';
-import { type Bus, busReadiness, createOutboxRelay } from '@msg/bus';
+import { busReadiness, createOutboxRelay, type ServiceRuntime } from '@msg/bus';
 import { Topics } from '@msg/contracts';
 import { createPrismaClient, databaseReadiness, migrate } from '@msg/db';
-import type { Logger } from '@msg/logger';
-import type pg from 'pg';
 import { ADMIN_SCHEMA, createAccounts } from './accounts/accounts.js';
 import { createApp } from './app.js';
 import type { AdminConfig } from './config.js';
@@ -11,18 +9,11 @@ import { PrismaClient } from './generated/prisma/client.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
 
-/** What the admin service needs from its process: main.ts builds these, the embedded suite shares them. */
-export interface AdminRuntime {
-  pool: pg.Pool;
-  bus: Bus;
-  logger: Logger;
-}
-
 /**
  * Prepares the admin service: migrates its schema, makes sure its topic exists and starts the
  * outbox relay that publishes account states. Returns the app to listen with and a stop function.
  */
-export async function startAdmin(config: AdminConfig, { pool, bus, logger }: AdminRuntime) {
+export async function startAdmin(config: AdminConfig, { pool, bus, logger }: ServiceRuntime) {
   await migrate({ pool, schema: ADMIN_SCHEMA, migrationsDir: MIGRATIONS_DIR, logger });
   await bus.ensureTopics([{ topic: Topics.accounts, compacted: true }]);
   const prisma = createPrismaClient(PrismaClient, pool);

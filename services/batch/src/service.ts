@@ -8,25 +8,17 @@ import {
   createPassport,
   createRateLimiter,
 } from '@msg/auth';
-import { type Bus, busReadiness } from '@msg/bus';
+import { busReadiness, type ServiceRuntime } from '@msg/bus';
 import { Topics } from '@msg/contracts';
 import { databaseReadiness, migrate } from '@msg/db';
-import type { Logger } from '@msg/logger';
-import type pg from 'pg';
 import { createApp } from './app.js';
 import type { BatchConfig } from './config.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
 export const BATCH_SCHEMA = 'batch';
 
-export interface BatchRuntime {
-  pool: pg.Pool;
-  bus: Bus;
-  logger: Logger;
-}
-
 /** Prepares the batch service: schema, account directory (readiness waits for it), token issuing. */
-export async function startBatch(config: BatchConfig, { pool, bus, logger }: BatchRuntime) {
+export async function startBatch(config: BatchConfig, { pool, bus, logger }: ServiceRuntime) {
   await migrate({ pool, schema: BATCH_SCHEMA, migrationsDir: MIGRATIONS_DIR, logger });
   // Consumers create what they read too: batch may start before admin ever has.
   await bus.ensureTopics([{ topic: Topics.accounts, compacted: true }]);

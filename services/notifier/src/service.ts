@@ -1,11 +1,9 @@
 import { fileURLToPath } from 'node:url';
-import { type Bus, busReadiness, createOutboxRelay } from '@msg/bus';
+import { busReadiness, createOutboxRelay, type ServiceRuntime } from '@msg/bus';
 import { Topics } from '@msg/contracts';
 import { databaseReadiness, migrate } from '@msg/db';
 import { createService } from '@msg/http';
-import type { Logger } from '@msg/logger';
 import { createCallbackSender } from '@msg/webhooks';
-import type pg from 'pg';
 import { Registry } from 'prom-client';
 import { NOTIFIER_SCHEMA } from './callback-store.js';
 import type { NotifierConfig } from './config.js';
@@ -18,20 +16,11 @@ const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta
 /** Margin of a claim's lease beyond the attempt's own deadline. */
 const LEASE_MARGIN_MS = 30_000;
 
-export interface NotifierRuntime {
-  pool: pg.Pool;
-  bus: Bus;
-  logger: Logger;
-}
-
 /**
  * Starts the notifier: its schema, the consumer of callbacks.v1, the delivery loop and the
  * outbox relay of callbacks.dlq.v1. The app serves only /healthz, /readyz and /metrics.
  */
-export async function startNotifier(
-  config: NotifierConfig,
-  { pool, bus, logger }: NotifierRuntime,
-) {
+export async function startNotifier(config: NotifierConfig, { pool, bus, logger }: ServiceRuntime) {
   await migrate({ pool, schema: NOTIFIER_SCHEMA, migrationsDir: MIGRATIONS_DIR, logger });
   await bus.ensureTopics([{ topic: Topics.callbacks }, { topic: Topics.callbacksDlq }]);
 

@@ -1,10 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { createAccountDirectory, createCredentialVerifier, createRateLimiter } from '@msg/auth';
-import { type Bus, busReadiness, createOutboxRelay } from '@msg/bus';
+import { busReadiness, createOutboxRelay, type ServiceRuntime } from '@msg/bus';
 import { Topics } from '@msg/contracts';
 import { createPrismaClient, databaseReadiness, migrate } from '@msg/db';
-import type { Logger } from '@msg/logger';
-import type pg from 'pg';
 import { smsAccess } from './access.js';
 import { createApp } from './app.js';
 import type { SmsConfig } from './config.js';
@@ -14,19 +12,12 @@ import { startStatusConsumer } from './status/status-consumer.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
 
-/** What the SMS service needs from its process: main.ts builds these, the embedded suite shares them. */
-export interface SmsRuntime {
-  pool: pg.Pool;
-  bus: Bus;
-  logger: Logger;
-}
-
 /**
  * Prepares the SMS service: migrates schema "sms", makes sure its topics exist, follows the
  * account directory, starts the outbox relay (sms.outbound.v1, callbacks.v1) and the status
  * consumer (sms.status.v1). Returns the app to listen with and a stop function.
  */
-export async function startSmsService(config: SmsConfig, { pool, bus, logger }: SmsRuntime) {
+export async function startSmsService(config: SmsConfig, { pool, bus, logger }: ServiceRuntime) {
   await migrate({ pool, schema: SMS_SCHEMA, migrationsDir: MIGRATIONS_DIR, logger });
   // Producers and consumers both create what they use: services start in any order.
   await bus.ensureTopics([

@@ -1,11 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { createRateLimiter } from '@msg/auth';
-import { type Bus, busReadiness, createOutboxRelay } from '@msg/bus';
+import { busReadiness, createOutboxRelay, type ServiceRuntime } from '@msg/bus';
 import { Topics } from '@msg/contracts';
 import { databaseReadiness, migrate } from '@msg/db';
 import { createService } from '@msg/http';
-import type { Logger } from '@msg/logger';
-import type pg from 'pg';
 import { Registry } from 'prom-client';
 import { createBindPool } from './bind-pool.js';
 import type { SmscConnectorConfig } from './config.js';
@@ -18,12 +16,6 @@ import { type BindPacer, createBindPacer } from './submit-pacer.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
 
-export interface SmscConnectorRuntime {
-  pool: pg.Pool;
-  bus: Bus;
-  logger: Logger;
-}
-
 /**
  * Starts the connector: its schema, one transceiver bind per configured SMS centre, the consumer
  * of sms.outbound.v1 and the outbox relay of sms.status.v1 / sms.inbound.v1. The app serves only
@@ -31,7 +23,7 @@ export interface SmscConnectorRuntime {
  */
 export async function startSmscConnector(
   config: SmscConnectorConfig,
-  { pool, bus, logger }: SmscConnectorRuntime,
+  { pool, bus, logger }: ServiceRuntime,
 ) {
   await migrate({ pool, schema: SCHEMA, migrationsDir: MIGRATIONS_DIR, logger });
   await bus.ensureTopics([
