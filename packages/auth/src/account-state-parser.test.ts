@@ -22,6 +22,17 @@ describe('parseAccountState', () => {
     expect(parsed?.numberScopes).toEqual(['numbers:read']);
   });
 
+  it('when the limits are missing (published before they existed), then they read as no limit', () => {
+    const { batchMaxRecipients: _b, numbersMonthlyQuota: _q, ...older } = makeAccount();
+    expect(parseAccountState(older)).toMatchObject({
+      batchMaxRecipients: null,
+      numbersMonthlyQuota: null,
+    });
+    expect(
+      parseAccountState({ ...makeAccount(), batchMaxRecipients: 5000, numbersMonthlyQuota: 0 }),
+    ).toMatchObject({ batchMaxRecipients: 5000, numbersMonthlyQuota: 0 });
+  });
+
   it.each([
     ['not an object', 'account'],
     ['no id', { ...makeAccount(), id: '' }],
@@ -31,6 +42,8 @@ describe('parseAccountState', () => {
     ['ip list not strings', { ...makeAccount(), ipAllowList: [1] }],
     ['version missing', { ...makeAccount(), version: undefined }],
     ['rate limit missing', { ...makeAccount(), rateLimit: null }],
+    ['negative batch limit', { ...makeAccount(), batchMaxRecipients: -1 }],
+    ['fractional quota', { ...makeAccount(), numbersMonthlyQuota: 1.5 }],
     [
       'bad callback method',
       { ...makeAccount(), callbacks: { ...makeAccount().callbacks, replyPathMethod: 'PUT' } },

@@ -67,6 +67,15 @@ function parseCallbacks(value: unknown): AccountCallbacks | null {
   return { replyPathUrl, replyPathMethod: method, deliveryReportUrl, voiceReportUrl };
 }
 
+/**
+ * A non-negative integer limit or null (no limit). Missing is read as null: events published
+ * before the field existed stay readable. Anything else is undefined (malformed).
+ */
+function optionalCount(value: unknown): number | null | undefined {
+  if (value === undefined || value === null) return null;
+  return isFiniteNumber(value) && Number.isInteger(value) && value >= 0 ? value : undefined;
+}
+
 /** A well-formed AccountState built from an untrusted payload, or null when it is not one. */
 export function parseAccountState(value: unknown): AccountState | null {
   if (!isRecord(value)) return null;
@@ -91,6 +100,9 @@ export function parseAccountState(value: unknown): AccountState | null {
   const numberScopes = stringArray(value.numberScopes);
   const ipAllowList = stringArray(value.ipAllowList);
   const senderIds = stringArray(value.senderIds);
+  const batchMaxRecipients = optionalCount(value.batchMaxRecipients);
+  const numbersMonthlyQuota = optionalCount(value.numbersMonthlyQuota);
+  if (batchMaxRecipients === undefined || numbersMonthlyQuota === undefined) return null;
   if (!apiKeys || !callbacks || !permissions || !numberScopes || !ipAllowList || !senderIds)
     return null;
   return {
@@ -104,6 +116,8 @@ export function parseAccountState(value: unknown): AccountState | null {
     callbacks,
     rateLimit: { perSecond: rateLimit.perSecond, burst: rateLimit.burst },
     smsThroughputPerSecond,
+    batchMaxRecipients,
+    numbersMonthlyQuota,
     ipAllowList,
     senderIds,
     version,

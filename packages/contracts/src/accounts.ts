@@ -47,6 +47,10 @@ export interface AccountState {
   callbacks: AccountCallbacks;
   rateLimit: { perSecond: number; burst: number };
   smsThroughputPerSecond: number;
+  /** Most recipients one batch of this account may hold (spec 8.1, "per account"); null = the API's 1,000,000. */
+  batchMaxRecipients: number | null;
+  /** Number intelligence lookups allowed per calendar month (UTC); null = no quota (spec 8.6). */
+  numbersMonthlyQuota: number | null;
   /** IP addresses or CIDR blocks; empty means any address. */
   ipAllowList: string[];
   senderIds: string[];

@@ -23,6 +23,7 @@ const USAGE = `pnpm admin <command> [arguments]
 settings: --permissions a,b  --scopes a,b  --reply-path-url URL  --reply-path-method GET|POST
           --delivery-report-url URL  --voice-report-url URL  --rate-per-second N  --rate-burst N
           --sms-throughput N  --ip-allow a,b  --sender-ids a,b
+          --batch-max-recipients N|none  --numbers-monthly-quota N|none
 
 <account> is the account id or name. ADMIN_URL and ADMIN_TOKEN select the admin service.`;
 
@@ -39,6 +40,8 @@ const options = {
   'rate-per-second': { type: 'string' },
   'rate-burst': { type: 'string' },
   'sms-throughput': { type: 'string' },
+  'batch-max-recipients': { type: 'string' },
+  'numbers-monthly-quota': { type: 'string' },
   'ip-allow': { type: 'string' },
   'sender-ids': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -51,6 +54,8 @@ type Flags = ReturnType<
 const list = (s: string | undefined) =>
   s === undefined ? undefined : s.split(',').filter(Boolean);
 const int = (s: string | undefined) => (s === undefined ? undefined : Number.parseInt(s, 10));
+/** A limit flag: a number, or "none" to lift the limit (null). */
+const limit = (s: string | undefined) => (s === 'none' ? null : int(s));
 
 /** Builds the JSON `Settings` body from the flags that were given; the service validates it. */
 function settingsFrom(flags: Flags): Record<string, unknown> {
@@ -73,6 +78,8 @@ function settingsFrom(flags: Flags): Record<string, unknown> {
         ? { perSecond: perSecond ?? burst, burst: burst ?? perSecond }
         : undefined,
     smsThroughputPerSecond: int(flags['sms-throughput']),
+    batchMaxRecipients: limit(flags['batch-max-recipients']),
+    numbersMonthlyQuota: limit(flags['numbers-monthly-quota']),
     ipAllowList: list(flags['ip-allow']),
     senderIds: list(flags['sender-ids']),
   };

@@ -163,6 +163,23 @@ describe('changes are versioned and published', () => {
     expect((await api().patch(`${base}/${account.id}`).set(auth).send({})).status).toBe(400);
   });
 
+  it('when limits are set and lifted, then the published state follows (null = no limit)', async () => {
+    const account = await create({ batchMaxRecipients: 5000, numbersMonthlyQuota: 100 });
+    expect(account).toMatchObject({ batchMaxRecipients: 5000, numbersMonthlyQuota: 100 });
+    const lifted = await api()
+      .patch(`${base}/${account.id}`)
+      .set(auth)
+      .send({ numbersMonthlyQuota: null });
+    expect(lifted.body).toMatchObject({ batchMaxRecipients: 5000, numbersMonthlyQuota: null });
+    const state = await admin.publishedState(account.id, 2);
+    expect(state).toMatchObject({ batchMaxRecipients: 5000, numbersMonthlyQuota: null });
+    const tooMany = await api()
+      .patch(`${base}/${account.id}`)
+      .set(auth)
+      .send({ batchMaxRecipients: 1_000_001 });
+    expect(tooMany.status).toBe(400);
+  });
+
   it('when disabled and enabled, then each state is published in order', async () => {
     const account = await create();
     expect((await api().post(`${base}/${account.id}/disable`).set(auth)).body.status).toBe(

@@ -36,6 +36,8 @@ function account(overrides: Partial<AccountState> = {}): AccountState {
     },
     rateLimit: { perSecond: 100, burst: 100 },
     smsThroughputPerSecond: 100,
+    batchMaxRecipients: null,
+    numbersMonthlyQuota: null,
     ipAllowList: [],
     senderIds: [],
     version,

@@ -89,6 +89,8 @@ export async function startTestSms() {
         },
         rateLimit: { perSecond: 1000, burst: 1000 },
         smsThroughputPerSecond: 25,
+        batchMaxRecipients: null,
+        numbersMonthlyQuota: null,
         ipAllowList: [],
         senderIds: [],
         version,

@@ -23,6 +23,8 @@ export function makeAccount(overrides: Partial<AccountState> = {}): AccountState
     },
     rateLimit: { perSecond: 10, burst: 20 },
     smsThroughputPerSecond: 10,
+    batchMaxRecipients: null,
+    numbersMonthlyQuota: null,
     ipAllowList: [],
     senderIds: [],
     version: 1,

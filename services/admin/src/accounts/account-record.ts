@@ -21,6 +21,8 @@ export interface AccountRecord {
   rateLimitPerSecond: number;
   rateLimitBurst: number;
   smsThroughputPerSecond: number;
+  batchMaxRecipients: number | null;
+  numbersMonthlyQuota: number | null;
   ipAllowList: string[];
   senderIds: string[];
   version: number;
@@ -41,6 +43,8 @@ export interface AccountView {
   callbacks: AccountState['callbacks'];
   rateLimit: AccountState['rateLimit'];
   smsThroughputPerSecond: number;
+  batchMaxRecipients: number | null;
+  numbersMonthlyQuota: number | null;
   ipAllowList: string[];
   senderIds: string[];
   version: number;
@@ -71,6 +75,8 @@ function common(record: AccountRecord) {
     },
     rateLimit: { perSecond: record.rateLimitPerSecond, burst: record.rateLimitBurst },
     smsThroughputPerSecond: record.smsThroughputPerSecond,
+    batchMaxRecipients: record.batchMaxRecipients,
+    numbersMonthlyQuota: record.numbersMonthlyQuota,
     ipAllowList: record.ipAllowList,
     senderIds: record.senderIds,
     version: record.version,

@@ -71,6 +71,13 @@ export function settingsColumns(settings: AccountSettings) {
     ...(settings.smsThroughputPerSecond && {
       smsThroughputPerSecond: settings.smsThroughputPerSecond,
     }),
+    // null lifts the limit, so only a missing member means "unchanged".
+    ...(settings.batchMaxRecipients !== undefined && {
+      batchMaxRecipients: settings.batchMaxRecipients,
+    }),
+    ...(settings.numbersMonthlyQuota !== undefined && {
+      numbersMonthlyQuota: settings.numbersMonthlyQuota,
+    }),
     ...(settings.ipAllowList && { ipAllowList: settings.ipAllowList }),
     ...(settings.senderIds && { senderIds: settings.senderIds }),
   };
