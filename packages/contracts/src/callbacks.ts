@@ -10,7 +10,7 @@ export interface CallbackRequest {
   /** Absolute http(s) URL. */
   url: string;
   method: 'GET' | 'POST';
-  /** Added to the URL's query (GET interfaces such as reply-path and voice reports). */
+  /** Added to the URL's query, for any method (reply-path GETs, batch events' `?token=`). */
   query?: Record<string, string>;
   /** JSON body (POST). */
   body?: unknown;

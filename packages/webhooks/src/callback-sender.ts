@@ -106,7 +106,8 @@ export function createCallbackSender({
       log.warn('callback target refused', { target: base.origin });
       return refused(0);
     }
-    const target = request.method === 'GET' ? withQuery(base, request.query) : base;
+    // Query members go on the URL for every method: batch events POST to `url?token=...`.
+    const target = withQuery(base, request.query);
     const body =
       request.method === 'POST' && request.body !== undefined
         ? JSON.stringify(request.body)

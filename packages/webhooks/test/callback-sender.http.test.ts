@@ -50,6 +50,20 @@ describe('send GET', () => {
 });
 
 describe('send POST', () => {
+  it('when a query is given, then it goes on the URL and the body stays JSON (batch ?token=)', async () => {
+    const result = await sender().send({
+      url: `${receiver.url}/events`,
+      method: 'POST',
+      query: { token: 'tok en/1' },
+      body: { event_type: 'batch.created' },
+    });
+    expect(result).toMatchObject({ ok: true });
+    const [req] = receiver.received;
+    expect(req?.method).toBe('POST');
+    expect(new URL(req?.url ?? '', receiver.url).searchParams.get('token')).toBe('tok en/1');
+    expect(JSON.parse(req?.body ?? '')).toEqual({ event_type: 'batch.created' });
+  });
+
   it('when a body is given, then it arrives as JSON with the extra headers', async () => {
     const body = { id: 'm1', status: 'DELIVERED', nested: { n: 1 } };
     const result = await sender().send({
