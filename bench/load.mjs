@@ -1,6 +1,6 @@
 // A small closed-loop HTTP load generator: `concurrency` workers on keep-alive connections send
-// `count` requests in total (bounded also by `maxSeconds`) and record each latency. `body` may be
-// a function, called per request.
+// `count` requests in total (bounded also by `maxSeconds`) and record each latency. `body` and
+// `url` may be functions, called per request (all URLs on the same host).
 import http from 'node:http';
 
 export async function load({
@@ -13,7 +13,7 @@ export async function load({
   maxSeconds = 60,
 }) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
-  const target = new URL(url);
+  const target = new URL(typeof url === 'function' ? url() : url);
   const latencies = [];
   const statuses = new Map();
   let sent = 0;
@@ -21,12 +21,13 @@ export async function load({
   const once = () =>
     new Promise((resolve, reject) => {
       const started = process.hrtime.bigint();
+      const each = typeof url === 'function' ? new URL(url()) : target;
       const req = http.request(
         {
           agent,
           hostname: target.hostname,
           port: target.port,
-          path: target.pathname + target.search,
+          path: each.pathname + each.search,
           method,
           headers,
         },

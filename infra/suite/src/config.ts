@@ -45,6 +45,12 @@ export const suiteSettings = z.object({
   SMSC_CONTROL_PORT: port(2776).describe(
     'Port of the SMSC simulator control API (inbound SMS, rules).',
   ),
+  HLR_URL: z
+    .url()
+    .optional()
+    .describe('Real HLR provider API for number live status; the HLR simulator when unset.'),
+  HLR_USERNAME: z.string().optional().describe('HTTP Basic user at the real HLR provider.'),
+  HLR_PASSWORD: z.string().optional().describe('HTTP Basic password at the real HLR provider.'),
   CALLBACK_ALLOW_PRIVATE_TARGETS: bool(true).describe(
     'Let callbacks reach localhost and private addresses (on by default on a developer machine).',
   ),

@@ -1,12 +1,16 @@
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { loadAdminConfig, startAdmin } from '@msg/admin';
 import { loadBatchConfig, startBatch } from '@msg/batch';
 import { type Bus, createInProcessBus, createKafkaBus } from '@msg/bus';
 import { createPool, startEmbeddedPostgres } from '@msg/db';
 import { loadGatewayConfig, startGateway } from '@msg/gateway';
+import { startHlrSimulator } from '@msg/hlr-simulator';
 import { startServer } from '@msg/http';
 import type { Logger } from '@msg/logger';
+import { loadLookupLegacyConfig, startLookupLegacy } from '@msg/lookup-legacy';
 import { loadNotifierConfig, startNotifier } from '@msg/notifier';
+import { importSnapshotDirectory, loadNumbersConfig, startNumbersService } from '@msg/numbers';
 import { loadSmsConfig, startSmsService } from '@msg/sms-service';
 import { loadSmscConnectorConfig, startSmscConnector } from '@msg/smsc-connector';
 import { startSmscSimulator } from '@msg/smsc-simulator';
@@ -16,6 +20,9 @@ import { type DemoAccount, republishAccounts, seedDemoAccount } from './admin-cl
 import type { SuiteConfig } from './config.js';
 
 const secret = (bytes = 24) => randomBytes(bytes).toString('base64url');
+
+/** The sample Swedish portability registry snapshot (infra/numbers-registry). */
+const SAMPLE_REGISTRY = fileURLToPath(new URL('../../numbers-registry/sample', import.meta.url));
 
 export interface RunningSuite {
   gatewayUrl: string;
@@ -74,6 +81,8 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
     };
 
     const adminToken = config.ADMIN_TOKEN ?? secret();
+    /** Bearer token of the numbers service's internal API (for the legacy lookup service). */
+    const numbersInternalToken = secret();
     const adminUrl = await serve(
       await startAdmin(loadAdminConfig({ ...common, ADMIN_TOKEN: adminToken }), runtime('admin')),
       config.ADMIN_PORT,
@@ -124,6 +133,45 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
       ),
     );
 
+    // Number intelligence: the HLR simulator unless a real provider is given, and the sample
+    // registry snapshot imported as today's (so its answers are current).
+    let hlr = { url: config.HLR_URL, username: config.HLR_USERNAME, password: config.HLR_PASSWORD };
+    if (!hlr.url) {
+      const password = secret(6);
+      const simulator = await startHlrSimulator({
+        credentials: `suite:${password}`,
+        logger: logger.child({ service: 'hlr-simulator' }),
+      });
+      closers.push(simulator.close);
+      hlr = { url: simulator.url, username: 'suite', password };
+    }
+    const numbersUrl = await serve(
+      await startNumbersService(
+        loadNumbersConfig({
+          ...common,
+          HLR_URL: hlr.url,
+          ...(hlr.username && { HLR_USERNAME: hlr.username }),
+          ...(hlr.password && { HLR_PASSWORD: hlr.password }),
+          NUMBERS_INTERNAL_TOKEN: numbersInternalToken,
+        }),
+        runtime('numbers'),
+      ),
+    );
+    await importSnapshotDirectory(pool, SAMPLE_REGISTRY, logger.child({ service: 'numbers' }), {
+      snapshotDate: new Date().toISOString().slice(0, 10),
+    }).catch((error) => logger.warn('sample registry snapshot not imported', { error }));
+
+    const lookupLegacyUrl = await serve(
+      await startLookupLegacy(
+        loadLookupLegacyConfig({
+          ...common,
+          NUMBERS_URL: numbersUrl,
+          NUMBERS_INTERNAL_TOKEN: numbersInternalToken,
+        }),
+        runtime('lookup-legacy'),
+      ),
+    );
+
     const gateway = await startGateway(
       loadGatewayConfig({
         PORT: String(config.PORT),
@@ -131,6 +179,8 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
         LOG_LEVEL: config.LOG_LEVEL,
         UPSTREAM_BATCH: batchUrl,
         UPSTREAM_SMS: smsUrl,
+        UPSTREAM_NUMBERS: numbersUrl,
+        UPSTREAM_LOOKUP_LEGACY: lookupLegacyUrl,
       }),
       { logger: logger.child({ service: 'gateway' }) },
     );
@@ -147,6 +197,8 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
       sms: smsUrl,
       notifier: notifierUrl,
       'smsc-connector': connectorUrl,
+      numbers: numbersUrl,
+      'lookup-legacy': lookupLegacyUrl,
     };
     await waitReady([...Object.values(serviceUrls), gateway.url], config.READY_TIMEOUT_MS);
     if (!config.KAFKA_BROKERS) await republishAccounts(adminUrl, adminToken);

@@ -1,4 +1,9 @@
 export {
+  type AccountAccessOptions,
+  accountAccess,
+  basicAccountAccess,
+} from './account-access.js';
+export {
   type AccountDirectory,
   type AccountDirectoryOptions,
   type AccountEventSource,

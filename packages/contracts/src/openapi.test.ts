@@ -67,7 +67,7 @@ describe('openapi documents', () => {
       expect(await lintOpenApiDocument(file)).toEqual([]);
     });
 
-    it('when each operation is inspected, then it has an operationId and a default error response with code and message', () => {
+    it('when each operation is inspected, then it has an operationId and a default error response in the interface format (code and message, or RFC 9457 problem)', () => {
       const operations = operationsOf(document);
       expect(operations.length).toBeGreaterThan(0);
       for (const { where, operation } of operations) {
@@ -75,7 +75,16 @@ describe('openapi documents', () => {
         const responses = resolveLocal(document, operation.responses);
         const fallback = resolveLocal(document, get(responses, 'default'));
         expect(fallback, `${where} has no default response`).toBeDefined();
-        const json = get(get(fallback, 'content'), 'application/json');
+        const content = get(fallback, 'content');
+        const problem = get(content, 'application/problem+json');
+        if (problem !== undefined) {
+          // Number intelligence (spec 7.6): application/problem+json.
+          expect(resolveLocal(document, get(problem, 'schema')), where).toMatchObject({
+            required: expect.arrayContaining(['type', 'title', 'status', 'detail', 'instance']),
+          });
+          continue;
+        }
+        const json = get(content, 'application/json');
         const schema = resolveLocal(document, get(json, 'schema'));
         expect(schema, `${where}: default response has no JSON schema`).toMatchObject({
           required: expect.arrayContaining(['code', 'message']),

@@ -3,7 +3,13 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 
 /** Names of the documents in openapi/ (one per public interface). */
-export type OpenApiDocumentName = 'admin' | 'batch' | 'gateway' | 'sms';
+export type OpenApiDocumentName =
+  | 'admin'
+  | 'batch'
+  | 'gateway'
+  | 'lookup-legacy'
+  | 'numbers'
+  | 'sms';
 
 /** Absolute path of an OpenAPI document shipped in this package (the single source of truth of its interface). */
 export function openapiDocumentPath(name: OpenApiDocumentName): string {

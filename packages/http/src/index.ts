@@ -5,6 +5,7 @@ export { createService, type ServiceOptions } from './create-service.js';
 export { type ErrorFormat, type ErrorResponse, jsonErrorFormat } from './error-format.js';
 export * from './errors.js';
 export type { ReadinessCheck } from './health.js';
+export { problemErrorFormat, problemSlug } from './problem-format.js';
 export { type BuiltService, type RunServiceOptions, runService } from './run-service.js';
 export {
   onSigterm,

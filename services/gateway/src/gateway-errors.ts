@@ -1,5 +1,9 @@
-import { STATUS_CODES } from 'node:http';
-import { type HttpError, jsonErrorFormat } from '@msg/http';
+import {
+  type HttpError,
+  jsonErrorFormat,
+  problemErrorFormat,
+  UpstreamUnavailableError,
+} from '@msg/http';
 import type { Request } from 'express';
 import type { ErrorStyle } from './routes.js';
 
@@ -16,15 +20,7 @@ export interface RenderedError {
  * unreachable or slow upstream is "lookup cannot be completed now": 503, retry shortly.
  */
 const UPSTREAM_FAILURE = new Set([502, 503, 504]);
-const RETRY_AFTER_SECONDS = '5';
-
-const PROBLEM_TYPES: Readonly<Record<number, string>> = {
-  404: 'not-found',
-  405: 'method-not-allowed',
-  413: 'payload-too-large',
-  500: 'internal-error',
-  503: 'service-unavailable',
-};
+const RETRY_AFTER_SECONDS = 5;
 
 /** An error the gateway produces itself, in the format of the interface the route belongs to. */
 export function renderGatewayError(
@@ -33,7 +29,7 @@ export function renderGatewayError(
   req: Request,
   problemTypeBase: string,
 ): RenderedError {
-  if (style === 'problem') return renderProblem(error, req.path, problemTypeBase);
+  if (style === 'problem') return renderProblem(error, req, problemTypeBase);
   // The services' own default format, so a caller cannot tell who answered from the shape.
   const { status, body } = jsonErrorFormat(error, req);
   return {
@@ -44,23 +40,16 @@ export function renderGatewayError(
   };
 }
 
-/** RFC 9457; `instance` is the path only, never the query string. */
-function renderProblem(error: HttpError, instance: string, problemTypeBase: string): RenderedError {
-  const upstreamFailure = UPSTREAM_FAILURE.has(error.status);
-  const status = upstreamFailure ? 503 : error.status;
-  const slug = PROBLEM_TYPES[status] ?? error.code.toLowerCase().replaceAll('_', '-');
+/** RFC 9457 in the numbers service's own format (@msg/http problemErrorFormat). */
+function renderProblem(error: HttpError, req: Request, problemTypeBase: string): RenderedError {
+  const shown = UPSTREAM_FAILURE.has(error.status)
+    ? new UpstreamUnavailableError(error.message, RETRY_AFTER_SECONDS)
+    : error;
+  const rendered = problemErrorFormat(problemTypeBase)(shown, req);
   return {
-    status,
-    contentType: 'application/problem+json; charset=utf-8',
-    headers: upstreamFailure
-      ? { ...error.headers, 'Retry-After': RETRY_AFTER_SECONDS }
-      : { ...error.headers },
-    body: {
-      type: `${problemTypeBase.replace(/\/+$/, '')}/${slug}`,
-      title: STATUS_CODES[status] ?? 'Error',
-      status,
-      detail: error.message,
-      instance,
-    },
+    status: rendered.status,
+    contentType: rendered.contentType ?? 'application/problem+json; charset=utf-8',
+    headers: { ...shown.headers, ...rendered.headers },
+    body: rendered.body,
   };
 }

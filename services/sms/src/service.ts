@@ -1,9 +1,13 @@
 import { fileURLToPath } from 'node:url';
-import { createAccountDirectory, createCredentialVerifier, createRateLimiter } from '@msg/auth';
+import {
+  basicAccountAccess,
+  createAccountDirectory,
+  createCredentialVerifier,
+  createRateLimiter,
+} from '@msg/auth';
 import { busReadiness, createOutboxRelay, type ServiceRuntime } from '@msg/bus';
 import { Topics } from '@msg/contracts';
 import { createPrismaClient, databaseReadiness, migrate } from '@msg/db';
-import { smsAccess } from './access.js';
 import { createApp } from './app.js';
 import type { SmsConfig } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
@@ -40,7 +44,12 @@ export async function startSmsService(config: SmsConfig, { pool, bus, logger }: 
   });
   const app = createApp({
     messages: createMessages({ prisma }),
-    basicAuth: smsAccess(createCredentialVerifier({ directory }), createRateLimiter()),
+    // 401 Basic challenge, 403 disabled / no 'sms' / outside the IP allow-list, 429 past the rate.
+    basicAuth: basicAccountAccess(createCredentialVerifier({ directory }), {
+      realm: 'SMS',
+      permission: 'sms',
+      limiter: createRateLimiter(),
+    }),
     logger,
     readiness: [
       databaseReadiness(pool),

@@ -11,6 +11,7 @@ import {
 } from '@msg/contracts';
 import { createPool, startEmbeddedPostgres } from '@msg/db';
 import { createLogger } from '@msg/logger';
+import { accountState, publishAccount, startTestRuntime } from '@msg/testing';
 import request from 'supertest';
 import { loadSmsConfig } from '../src/config.js';
 import { startSmsService } from '../src/service.js';
@@ -44,15 +45,12 @@ export async function eventually<T>(
  * admin service (accounts.v1) and the smsc-connector (sms.status.v1).
  */
 export async function startTestSms() {
-  const logger = createLogger({ service: 'sms-test', level: 'error' });
-  const database = await startEmbeddedPostgres({});
-  const pool = createPool({ url: database.url, ...database.poolOptions });
-  const bus = createInProcessBus({ logger });
-  const sms = await startSmsService(loadSmsConfig({ LOG_LEVEL: 'error', NODE_ENV: 'test' }), {
-    pool,
-    bus,
-    logger,
-  });
+  const runtime = await startTestRuntime({ service: 'sms' });
+  const { pool, bus } = runtime;
+  const sms = await startSmsService(
+    loadSmsConfig({ LOG_LEVEL: 'error', NODE_ENV: 'test' }),
+    runtime,
+  );
   const passwordHash = await hashSecret(PASSWORD);
   const seen: Record<string, Seen[]> = { [Topics.smsOutbound]: [], [Topics.callbacks]: [] };
   const recorder = await bus.subscribe({
@@ -63,7 +61,6 @@ export async function startTestSms() {
       seen[topic]?.push({ key, value });
     },
   });
-  let version = 0;
 
   return {
     app: sms.app,
@@ -72,40 +69,17 @@ export async function startTestSms() {
 
     /** An active account with the 'sms' permission and the test password; override anything. */
     account(overrides: Partial<AccountState> = {}): AccountState {
-      version += 1;
-      return {
-        id: crypto.randomUUID(),
-        name: `SmsAcct${version}`,
-        status: 'active',
+      return accountState({
         passwordHash,
-        apiKeys: [],
         permissions: ['sms'],
-        numberScopes: [],
-        callbacks: {
-          replyPathUrl: null,
-          replyPathMethod: 'POST',
-          deliveryReportUrl: null,
-          voiceReportUrl: null,
-        },
-        rateLimit: { perSecond: 1000, burst: 1000 },
         smsThroughputPerSecond: 25,
-        batchMaxRecipients: null,
-        numbersMonthlyQuota: null,
-        ipAllowList: [],
-        senderIds: [],
-        version,
-        updatedAt: new Date().toISOString(),
         ...overrides,
-      };
+      });
     },
 
     /** Publishes as the admin service does, then gives the directory a moment to read it. */
     async publishAccount(state: AccountState): Promise<AccountState> {
-      await bus.publish(Topics.accounts, [
-        { key: state.id, value: makeEvent(ACCOUNT_STATE_EVENT, state, { accountId: state.id }) },
-      ]);
-      await new Promise((r) => setTimeout(r, 50));
-      return state;
+      return publishAccount(bus, state);
     },
 
     /** A status report as the smsc-connector would publish it; returns its envelope. */
@@ -154,9 +128,7 @@ export async function startTestSms() {
     async stop() {
       await recorder.stop();
       await sms.stop();
-      await bus.close();
-      await pool.end();
-      await database.stop();
+      await runtime.stop();
     },
   };
 }

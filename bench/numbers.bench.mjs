@@ -1,0 +1,154 @@
+// Number intelligence base-view lookups through the gateway, on real Postgres (the suite process
+// runs every service with the HLR simulator and imports the sample registry snapshot):
+//  - a bare express endpoint behind the same gateway process (the floor);
+//  - the same Swedish number again and again (200, registry answer);
+//  - the same number with If-None-Match (304: no body, still a counted lookup);
+//  - a different Swedish number each request (registry block lookup, never seen before);
+//  - a different German number each request (range metadata + carrier data, no registry).
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { load } from './load.mjs';
+import { freePort, startProcess, waitHealthy } from './processes.mjs';
+
+const COUNT = 3000;
+const CONCURRENCY = 32;
+const MAX_SECONDS = 30;
+const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+async function withDatabase(run) {
+  const name = `bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: SERVER_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(SERVER_URL);
+  url.pathname = `/${name}`;
+  try {
+    return await run(url.toString());
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+async function json(url, options = {}) {
+  const res = await fetch(url, options);
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${options.method ?? 'GET'} ${url}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+/** A new number of the range on every call. */
+function numbered(prefix, width) {
+  let n = 0;
+  return () => {
+    n += 1;
+    return `${prefix}${String(n).padStart(width, '0')}`;
+  };
+}
+
+export async function run() {
+  return withDatabase(async (databaseUrl) => {
+    // Real Postgres, in-process bus: the account directory needs no Kafka here.
+    const suite = await startProcess(
+      ['infra/suite/dist/main.js'],
+      {
+        PORT: '0',
+        ADMIN_PORT: '0',
+        SMSC_CONTROL_PORT: '0',
+        DATABASE_URL: databaseUrl,
+        LOG_LEVEL: 'error',
+      },
+      /Admin API \(internal\)\s+(\S+)\s+token: (\S+)[\s\S]*numbers (http\S+)/,
+    );
+    const bare = await startProcess(['bench/bare-server.mjs'], {}, /listening (\d+)/);
+    const [, adminUrl, adminToken, numbersUrl] = suite.match;
+    // One gateway process in front of both: the numbers service and the bare floor.
+    const gatewayPort = await freePort();
+    const gateway = await startProcess(
+      ['services/gateway/dist/main.js'],
+      {
+        PORT: String(gatewayPort),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'error',
+        UPSTREAM_NUMBERS: numbersUrl,
+        UPSTREAM_SMS: `http://127.0.0.1:${bare.match[1]}`,
+      },
+      null,
+    );
+    const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+    await waitHealthy(gatewayUrl);
+    try {
+      await json(`${adminUrl}/internal/v1/accounts`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          name: 'bench-numbers',
+          password: 'bench-password-1',
+          permissions: ['numbers'],
+          numberScopes: ['numbers:read'],
+          rateLimit: { perSecond: 100_000, burst: 100_000 },
+        }),
+      });
+      const authorization = `Basic ${Buffer.from('bench-numbers:bench-password-1').toString('base64')}`;
+      // Until the account has reached the numbers service's directory.
+      const deadline = Date.now() + 20_000;
+      let first;
+      while (Date.now() < deadline) {
+        first = await fetch(`${gatewayUrl}/v1/numbers/46701234567`, { headers: { authorization } });
+        if (first.status === 200) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      if (first?.status !== 200) throw new Error(`numbers not usable: ${first?.status}`);
+      const etag = first.headers.get('etag');
+      const common = { count: COUNT, concurrency: CONCURRENCY, maxSeconds: MAX_SECONDS };
+      const rows = [];
+      rows.push({
+        name: 'bare express behind the gateway (floor)',
+        ...(await load({ url: `${gatewayUrl}/v1/sms/ping`, ...common })),
+      });
+      rows.push({
+        name: 'same number (200, registry)',
+        ...(await load({
+          url: `${gatewayUrl}/v1/numbers/46701234567`,
+          headers: { authorization },
+          ...common,
+        })),
+      });
+      rows.push({
+        name: 'same number, If-None-Match (304)',
+        ...(await load({
+          url: `${gatewayUrl}/v1/numbers/46701234567`,
+          headers: { authorization, 'if-none-match': etag },
+          ...common,
+        })),
+      });
+      const swedish = numbered('4670', 7);
+      rows.push({
+        name: 'new Swedish number each time (200, registry block)',
+        ...(await load({
+          url: () => `${gatewayUrl}/v1/numbers/${swedish()}`,
+          headers: { authorization },
+          ...common,
+        })),
+      });
+      const german = numbered('49151', 8);
+      rows.push({
+        name: 'new German number each time (200, number range + carrier)',
+        ...(await load({
+          url: () => `${gatewayUrl}/v1/numbers/${german()}`,
+          headers: { authorization },
+          ...common,
+        })),
+      });
+      return {
+        title: `Number intelligence base view through one gateway process (${COUNT} requests or ${MAX_SECONDS} s, ${CONCURRENCY} concurrent; ms)`,
+        rows,
+      };
+    } finally {
+      gateway.stop();
+      suite.stop();
+      bare.stop();
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+  });
+}

@@ -1,0 +1,4 @@
+// Test helpers shared by the services' component tests (a devDependency only).
+export { accountState } from './account-state.js';
+export { startTestRuntime, type TestRuntime } from './embedded-runtime.js';
+export { publishAccount } from './publish-account.js';

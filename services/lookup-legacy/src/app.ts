@@ -1,0 +1,39 @@
+import { openapiDocumentPath } from '@msg/contracts';
+import { createService, jsonErrorFormat, type ReadinessCheck } from '@msg/http';
+import type { Logger } from '@msg/logger';
+import type { RequestHandler } from 'express';
+import type { Lookup } from './lookup/lookup.js';
+import { lookupAdvanced } from './operations/lookupAdvanced.js';
+import { lookupBasic } from './operations/lookupBasic.js';
+import { lookupSweden } from './operations/lookupSweden.js';
+
+export interface LookupLegacyAppDeps {
+  lookup: Lookup;
+  /** The document's basicAuth: authentication, account guards and rate limit (see access.ts). */
+  basicAuth: RequestHandler;
+  logger: Logger;
+  readiness: ReadinessCheck[];
+  trustProxy?: string[];
+  validateResponses?: boolean;
+}
+
+/** The legacy lookup HTTP app. Never listens: main.ts (or a test) does. */
+export function createApp(deps: LookupLegacyAppDeps) {
+  return createService({
+    name: 'lookup-legacy',
+    logger: deps.logger,
+    openapiPath: openapiDocumentPath('lookup-legacy'),
+    errorFormat: jsonErrorFormat,
+    // Every operation is a GET without a body.
+    bodyLimit: '1kb',
+    readiness: deps.readiness,
+    ...(deps.trustProxy && { trustProxy: deps.trustProxy }),
+    ...(deps.validateResponses !== undefined && { validateResponses: deps.validateResponses }),
+    authenticators: { basicAuth: deps.basicAuth },
+    routes: (app) => {
+      app.get('/v1/lookup/sweden/:msisdn', lookupSweden(deps.lookup));
+      app.get('/v1/lookup/basic/:msisdn', lookupBasic(deps.lookup));
+      app.get('/v1/lookup/advanced/:msisdn', lookupAdvanced(deps.lookup));
+    },
+  });
+}

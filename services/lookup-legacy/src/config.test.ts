@@ -1,0 +1,18 @@
+import { ConfigError } from '@msg/config';
+import { describe, expect, it } from 'vitest';
+import { loadLookupLegacyConfig } from './config.js';
+
+describe('loadLookupLegacyConfig', () => {
+  it('when the numbers service is given, then the defaults fill the rest', () => {
+    const config = loadLookupLegacyConfig({
+      NUMBERS_URL: 'http://numbers',
+      NUMBERS_INTERNAL_TOKEN: 't',
+    });
+    expect(config).toMatchObject({ PORT: 8080, NUMBERS_TIMEOUT_MS: 5000 });
+  });
+
+  it('when NUMBERS_URL and NUMBERS_INTERNAL_TOKEN are missing, then both are named', () => {
+    expect(() => loadLookupLegacyConfig({})).toThrow(ConfigError);
+    expect(() => loadLookupLegacyConfig({})).toThrow(/NUMBERS_URL[\s\S]*NUMBERS_INTERNAL_TOKEN/);
+  });
+});

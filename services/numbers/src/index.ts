@@ -1,0 +1,8 @@
+export { loadNumbersConfig, type NumbersConfig, numbersSettings } from './config.js';
+export { importSnapshotDirectory } from './registry/importer.js';
+export {
+  migrateNumbers,
+  type NumbersService,
+  type NumbersServiceOptions,
+  startNumbersService,
+} from './service.js';

@@ -1,0 +1,17 @@
+import type { components } from '@msg/contracts/numbers';
+
+/**
+ * Response shapes of spec 2.7, generated from packages/contracts/openapi/numbers.yaml (the single
+ * source of truth). Optional fields are absent, never null.
+ */
+type Schemas = components['schemas'];
+
+export type Finding = Schemas['Finding'];
+export type Source = Schemas['Source'];
+export type ProviderRef = Schemas['ProviderRef'];
+export type BaseView = Schemas['BaseView'];
+export type PortingHistoryView = Schemas['PortingHistory'];
+export type LiveStatusView = Schemas['LiveStatus'];
+export type LiveState = LiveStatusView['state'];
+export type NumberKind = Schemas['NumberType'];
+export type InternalNumberResponse = Schemas['InternalNumberResponse'];
