@@ -16,7 +16,8 @@ export function startProcess(args, env, ready, timeoutMs = 120_000) {
   let output = '';
   const stop = () => child.kill('SIGTERM');
   // Without a pattern to wait for, the caller checks readiness itself (e.g. waitHealthy).
-  if (ready === null) return Promise.resolve({ match: [], output: () => output, stop });
+  if (ready === null)
+    return Promise.resolve({ match: [], output: () => output, stop, pid: child.pid });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`not ready in time:\n${output}`)), timeoutMs);
     const onData = (chunk) => {
@@ -24,7 +25,7 @@ export function startProcess(args, env, ready, timeoutMs = 120_000) {
       const match = ready.exec(output);
       if (match) {
         clearTimeout(timer);
-        resolve({ match, output: () => output, stop });
+        resolve({ match, output: () => output, stop, pid: child.pid });
       }
     };
     child.stdout.on('data', onData);

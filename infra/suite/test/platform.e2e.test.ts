@@ -130,6 +130,56 @@ describe.each(modes)('platform on %s', (_mode, start) => {
     await eventually(async () => (await token(account.name, account.apiKey)).statusCode === 403);
   });
 
+  it('when a gzip batch is created through the gateway (dry run), then it completes and its delta lists every recipient', async () => {
+    const account = await createAccount();
+    let bearer = '';
+    await eventually(async () => {
+      const res = await token(account.name, account.apiKey);
+      if (res.statusCode === 200) bearer = JSON.parse(res.body).access_token;
+      return res.statusCode === 200;
+    });
+    const batches = gateway.extend({
+      headers: { authorization: `Bearer ${bearer}` },
+      responseType: 'json',
+    });
+    const body = {
+      batch: {
+        sms_config: { sender_id: 'E2E', message_template: 'Hej {{name}}' },
+        recipients: ['+46701000001', '+46701000002', '+46701000003'].map((phone_number, i) => ({
+          phone_number,
+          field_message: { name: `n${i}` },
+        })),
+        dry_run: true,
+      },
+    };
+    // Not compressed: refused with a clear message, before it could count as this second's create.
+    const plain = await batches.post<{ message: string }>('v1/batches', {
+      body: JSON.stringify(body),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(plain.statusCode).toBe(415);
+    expect(plain.body.message).toMatch(/gzip/i);
+    const created = await batches.post<{ id: string }>('v1/batches', {
+      body: gzipSync(JSON.stringify(body)),
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    });
+    expect(created.statusCode).toBe(202);
+    await eventually(async () => {
+      const res = await batches.get<{ batch_status_summary: { status: string } }>(
+        `v1/batches/${created.body.id}/poll`,
+      );
+      return res.body.batch_status_summary.status === 'completed';
+    });
+    const delta = await batches.get<{ submitted_messages_delta: { message: string }[] }>(
+      `v1/batches/${created.body.id}/poll_with_delta`,
+    );
+    expect(delta.body.submitted_messages_delta.map((d) => d.message).sort()).toEqual([
+      'Hej n0',
+      'Hej n1',
+      'Hej n2',
+    ]);
+  });
+
   it('when the caller address is outside the IP allow-list, then 403, even with a forged X-Forwarded-For', async () => {
     const outside = await createAccount({ ipAllowList: ['10.0.0.0/8'] });
     await eventually(async () => (await token(outside.name, outside.apiKey)).statusCode === 403);
@@ -220,9 +270,9 @@ describe.each(modes)('platform on %s', (_mode, start) => {
   });
 
   it('when a service is not deployed, then the gateway answers 502 with a clear body', async () => {
-    const res = await gateway.get('v1/lookup/basic/46701234567');
+    const res = await gateway.get('txt2voice/v1/status/some-id');
     expect(res.statusCode).toBe(502);
-    expect(JSON.parse(res.body).message).toMatch(/lookup/i);
+    expect(JSON.parse(res.body).message).toMatch(/voice/i);
   });
 
   it('when the admin API is asked through the gateway, then it is not there', async () => {

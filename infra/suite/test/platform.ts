@@ -220,6 +220,7 @@ export interface SmsPlatform extends Platform {
   smsc: ManagedProcess;
   connector: ManagedProcess;
   sms: ManagedProcess;
+  batch: ManagedProcess;
   logTail(chars?: number): string;
 }
 
@@ -228,12 +229,14 @@ export interface SmsPlatformOptions {
   connectorEnv?: Record<string, string>;
   /** Extra settings of the SMSC simulator (e.g. RECEIPT_DELAY_MS). */
   smscEnv?: Record<string, string>;
+  /** Extra settings of the batch service (e.g. a faster worker interval). */
+  batchEnv?: Record<string, string>;
   /** `window` of the connector's single bind; 10 by default. */
   window?: number;
 }
 
 /**
- * SMSC simulator, admin, sms, smsc-connector, notifier and gateway, each its own process on real
+ * SMSC simulator, admin, sms, batch, smsc-connector, notifier and gateway, each its own process on real
  * Postgres and Kafka. The simulator's SMPP and control ports are fixed for the run, so it can be
  * killed and started again where the connector expects it; the connector's consumer group is
  * unique to the run.
@@ -243,9 +246,17 @@ export async function startSmsProcesses(options: SmsPlatformOptions = {}): Promi
   const adminToken = randomBytes(24).toString('base64url');
   try {
     const ports: number[] = [];
-    for (let i = 0; i < 7; i++) ports.push(await freePort());
-    const [smppPort, controlPort, adminPort, smsPort, connectorPort, notifierPort, gatewayPort] =
-      ports as [number, number, number, number, number, number, number];
+    for (let i = 0; i < 8; i++) ports.push(await freePort());
+    const [
+      smppPort,
+      controlPort,
+      adminPort,
+      smsPort,
+      connectorPort,
+      notifierPort,
+      gatewayPort,
+      batchPort,
+    ] = ports as [number, number, number, number, number, number, number, number];
     const smsc = group.add('smsc-simulator', {
       script: 'infra/smsc-simulator/dist/main.js',
       port: controlPort,
@@ -263,6 +274,15 @@ export async function startSmsProcesses(options: SmsPlatformOptions = {}): Promi
       env: { ADMIN_TOKEN: adminToken },
     });
     const sms = group.add('sms', { script: 'services/sms/dist/main.js', port: smsPort });
+    const batch = group.add('batch', {
+      script: 'services/batch/dist/main.js',
+      port: batchPort,
+      env: {
+        JWT_KEYS: `e2e:${randomBytes(32).toString('base64url')}`,
+        JWT_ACTIVE_KID: 'e2e',
+        ...options.batchEnv,
+      },
+    });
     const connector = group.add('smsc-connector', {
       script: 'services/smsc-connector/dist/main.js',
       port: connectorPort,
@@ -283,12 +303,13 @@ export async function startSmsProcesses(options: SmsPlatformOptions = {}): Promi
     const gateway = group.add('gateway', {
       script: 'services/gateway/dist/main.js',
       port: gatewayPort,
-      env: { UPSTREAM_SMS: sms.url },
+      env: { UPSTREAM_SMS: sms.url, UPSTREAM_BATCH: batch.url },
     });
     await smsc.start();
     await Promise.all([
       admin.start(),
       sms.start(),
+      batch.start(),
       connector.start(),
       notifier.start(),
       gateway.start(),
@@ -301,6 +322,7 @@ export async function startSmsProcesses(options: SmsPlatformOptions = {}): Promi
       smsc,
       connector,
       sms,
+      batch,
       logTail: group.logTail,
       stop: group.stop,
     };

@@ -1,3 +1,4 @@
+export { type CopyColumn, type CopyRowsOptions, copyRows } from './copy-rows.js';
 export {
   type EmbeddedPostgres,
   type EmbeddedPostgresOptions,

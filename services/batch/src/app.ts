@@ -2,12 +2,26 @@ import { openapiDocumentPath } from '@msg/contracts';
 import { createService, jsonErrorFormat, type ReadinessCheck } from '@msg/http';
 import type { Logger } from '@msg/logger';
 import type { RequestHandler } from 'express';
+import type pg from 'pg';
+import { cancelBatch } from './operations/cancelBatch.js';
 import { type CreateAccessTokenDeps, createAccessToken } from './operations/createAccessToken.js';
+import { type CreateBatchDeps, createBatch } from './operations/createBatch.js';
+import { getBatch } from './operations/getBatch.js';
 import { getBatchHealth } from './operations/getBatchHealth.js';
+import { pollBatch } from './operations/pollBatch.js';
+import { pollBatchWithDelta } from './operations/pollBatchWithDelta.js';
 
 export interface BatchAppDeps extends CreateAccessTokenDeps {
-  /** Authenticates `Authorization: Bearer <access token>` on every batch operation. */
+  /**
+   * The bearerAuth authenticator (see access.ts): token, account standing and request rate, on
+   * every batch operation.
+   */
   bearer: RequestHandler;
+  pool: pg.Pool;
+  /** BATCH_MAX_BODY_BYTES and BATCH_MAX_INFLATED_BYTES (createBatch). */
+  intake: CreateBatchDeps['config'];
+  /** How long a batch is kept after it ends (BATCH_RETENTION). */
+  retentionMs: number;
   logger: Logger;
   readiness: ReadinessCheck[];
   trustProxy?: string[];
@@ -25,9 +39,15 @@ export function createApp(deps: BatchAppDeps) {
     ...(deps.trustProxy && { trustProxy: deps.trustProxy }),
     ...(deps.validateResponses !== undefined && { validateResponses: deps.validateResponses }),
     authenticators: { bearerAuth: deps.bearer },
+    rawBodyPaths: ['/v1/batches'],
     routes: (app) => {
       app.post('/v1/oauth/token', createAccessToken(deps));
       app.get('/v1/health/batches', getBatchHealth());
+      app.post('/v1/batches', createBatch({ ...deps, config: deps.intake }));
+      app.get('/v1/batches/:batch_id', getBatch(deps.pool));
+      app.get('/v1/batches/:batch_id/poll', pollBatch(deps.pool));
+      app.get('/v1/batches/:batch_id/poll_with_delta', pollBatchWithDelta(deps.pool));
+      app.post('/v1/batches/:batch_id/cancel', cancelBatch(deps));
     },
   });
 }

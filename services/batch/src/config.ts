@@ -1,6 +1,7 @@
 import {
   ConfigError,
   databaseSettings,
+  durationMs,
   envField,
   int,
   kafkaSettings,
@@ -44,6 +45,28 @@ export const batchSettings = z.object({
   JWT_ACTIVE_KID: z.string().min(1).describe('The kid of JWT_KEYS that signs new tokens.'),
   JWT_TTL_SECONDS: int({ min: 60, max: 86_400, default: 3600 }).describe(
     'Lifetime of an access token in seconds (the `expires_in` of the token answer).',
+  ),
+  BATCH_MAX_BODY_BYTES: int({ min: 1024, max: 1_073_741_824, default: 32 * 1024 * 1024 }).describe(
+    'Largest compressed create body in bytes (specification 8.1: 32 MB); larger is 413.',
+  ),
+  BATCH_MAX_INFLATED_BYTES: int({
+    min: 1024,
+    max: 8_589_934_592,
+    default: 512 * 1024 * 1024,
+  }).describe(
+    'Largest inflated create body in bytes; a gzip stream inflating beyond it (a decompression bomb) is 400.',
+  ),
+  BATCH_WORKER_INTERVAL: durationMs('250ms').describe(
+    'How often each replica looks for batches to start, expand, report on and purge.',
+  ),
+  BATCH_CHUNK_SIZE: int({ min: 1, max: 10_000, default: 1000 }).describe(
+    'Most messages expanded and queued in one transaction (fewer when the account throughput is lower).',
+  ),
+  BATCH_PROGRESS_INTERVAL: durationMs('2s').describe(
+    'Least time between two batch.submission_progress_update events of a batch.',
+  ),
+  BATCH_RETENTION: durationMs('168h').describe(
+    'How long a batch and its messages are kept after it ends (specification 8.1: 7 days).',
   ),
 });
 

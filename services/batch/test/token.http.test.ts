@@ -1,76 +1,23 @@
-import { createJwtService, hashSecret } from '@msg/auth';
-import { createInProcessBus } from '@msg/bus';
-import { ACCOUNT_STATE_EVENT, type AccountState, makeEvent, Topics } from '@msg/contracts';
-import { createPool, startEmbeddedPostgres } from '@msg/db';
-import { createLogger } from '@msg/logger';
+import { createJwtService } from '@msg/auth';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBatchConfig } from '../src/config.js';
-import { startBatch } from '../src/service.js';
+import { API_KEY, TEST_KEY as KEY, startTestBatch, type TestBatchService } from './support.js';
 
-const KEY = { kid: 'test-1', secret: 'a-test-signing-secret-of-32-chars!!' };
 const env = { JWT_KEYS: `${KEY.kid}:${KEY.secret}`, JWT_ACTIVE_KID: KEY.kid, LOG_LEVEL: 'error' };
-const API_KEY = 'test-api-key-0123456789';
-
-let stop: () => Promise<void>;
-let app: Parameters<typeof request>[0];
-let publish: (state: AccountState) => Promise<void>;
-let apiKeyHash: string;
-let version = 0;
-
-function account(overrides: Partial<AccountState> = {}): AccountState {
-  version += 1;
-  return {
-    id: crypto.randomUUID(),
-    name: `Acct${version}`,
-    status: 'active',
-    passwordHash: null,
-    apiKeys: [{ id: crypto.randomUUID(), hash: apiKeyHash, createdAt: new Date().toISOString() }],
-    permissions: ['batch_sms'],
-    numberScopes: [],
-    callbacks: {
-      replyPathUrl: null,
-      replyPathMethod: 'POST',
-      deliveryReportUrl: null,
-      voiceReportUrl: null,
-    },
-    rateLimit: { perSecond: 100, burst: 100 },
-    smsThroughputPerSecond: 100,
-    batchMaxRecipients: null,
-    numbersMonthlyQuota: null,
-    ipAllowList: [],
-    senderIds: [],
-    version,
-    updatedAt: new Date().toISOString(),
-    ...overrides,
-  };
-}
+let batch: TestBatchService;
+let app: TestBatchService['app'];
+const account: TestBatchService['account'] = (overrides) => batch.account(overrides);
+const publish = (state: Parameters<TestBatchService['publishAccount']>[0]) =>
+  batch.publishAccount(state);
 
 beforeAll(async () => {
-  apiKeyHash = await hashSecret(API_KEY);
-  const logger = createLogger({ service: 'batch-test', level: 'error' });
-  const database = await startEmbeddedPostgres({});
-  const pool = createPool({ url: database.url, ...database.poolOptions });
-  const bus = createInProcessBus({ logger });
-  const batch = await startBatch(loadBatchConfig(env), { pool, bus, logger });
+  batch = await startTestBatch();
   app = batch.app;
-  // Publishes as the admin service does, then waits until the directory has it.
-  publish = async (state) => {
-    await bus.publish(Topics.accounts, [
-      { key: state.id, value: makeEvent(ACCOUNT_STATE_EVENT, state, { accountId: state.id }) },
-    ]);
-    await new Promise((r) => setTimeout(r, 50));
-  };
-  stop = async () => {
-    await batch.stop();
-    await bus.close();
-    await pool.end();
-    await database.stop();
-  };
 }, 60_000);
 
 afterAll(async () => {
-  await stop?.();
+  await batch?.stop();
 });
 
 const token = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>

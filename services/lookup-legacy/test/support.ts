@@ -1,6 +1,6 @@
 import { hashSecret } from '@msg/auth';
 import { createInProcessBus } from '@msg/bus';
-import { ACCOUNT_STATE_EVENT, type AccountState, makeEvent, Topics } from '@msg/contracts';
+import type { AccountState } from '@msg/contracts';
 import { createLogger } from '@msg/logger';
 import { accountState, publishAccount } from '@msg/testing';
 import request from 'supertest';

@@ -1,13 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import { hashSecret } from '@msg/auth';
-import { createInProcessBus } from '@msg/bus';
-import { ACCOUNT_STATE_EVENT, type AccountState, makeEvent, Topics } from '@msg/contracts';
-import { createPool, startEmbeddedPostgres } from '@msg/db';
+import type { AccountState } from '@msg/contracts';
 import { type HlrSimulator, startHlrSimulator } from '@msg/hlr-simulator';
 import { createLogger, type Logger } from '@msg/logger';
 import { accountState, publishAccount, startTestRuntime } from '@msg/testing';
 import request from 'supertest';
-import { vi } from 'vitest';
 import { loadNumbersConfig } from '../src/config.js';
 import { importSnapshotDirectory } from '../src/registry/importer.js';
 import { startNumbersService } from '../src/service.js';

@@ -1,7 +1,5 @@
 import { hashSecret } from '@msg/auth';
-import { createInProcessBus } from '@msg/bus';
 import {
-  ACCOUNT_STATE_EVENT,
   type AccountState,
   type EventEnvelope,
   makeEvent,
@@ -9,8 +7,6 @@ import {
   type SmsStatus,
   Topics,
 } from '@msg/contracts';
-import { createPool, startEmbeddedPostgres } from '@msg/db';
-import { createLogger } from '@msg/logger';
 import { accountState, publishAccount, startTestRuntime } from '@msg/testing';
 import request from 'supertest';
 import { loadSmsConfig } from '../src/config.js';

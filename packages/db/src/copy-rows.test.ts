@@ -1,0 +1,20 @@
+import type pg from 'pg';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { copyRowsCases } from '../test/support/copy-rows-cases.js';
+import { type EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres.js';
+import { createPool } from './pool.js';
+
+// Embedded Postgres (PGlite) cannot COPY over its socket: copyRows takes the unnest path there.
+describe('copyRows on embedded Postgres (INSERT ... unnest)', () => {
+  let embedded: EmbeddedPostgres;
+  let pool: pg.Pool;
+  beforeAll(async () => {
+    embedded = await startEmbeddedPostgres();
+    pool = createPool({ url: embedded.url, ...embedded.poolOptions });
+  });
+  afterAll(async () => {
+    await pool?.end();
+    await embedded?.stop();
+  });
+  copyRowsCases(() => pool, false);
+});

@@ -1,0 +1,228 @@
+import { randomUUID } from 'node:crypto';
+import { type Bus, createInProcessBus, type Subscription } from '@msg/bus';
+import {
+  type EventEnvelope,
+  makeEvent,
+  SMS_STATUS_EVENT,
+  type SmsStatus,
+  Topics,
+} from '@msg/contracts';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startStatusConsumer } from '../src/processing/index.js';
+import {
+  accountDirectory,
+  insertBatch,
+  type MessageRow,
+  readBatch,
+  readMessages,
+  startAndExpandAll,
+  startProcessingDatabase,
+  TEST_CONFIG,
+  testAccount,
+  testLogger,
+  workerContext,
+} from './processing-support.js';
+
+const RETENTION = TEST_CONFIG.BATCH_RETENTION;
+let pool: pg.Pool;
+let bus: Bus;
+let consumer: Subscription;
+let stop: () => Promise<void>;
+const directory = accountDirectory();
+
+beforeAll(async () => {
+  const database = await startProcessingDatabase();
+  pool = database.pool;
+  bus = createInProcessBus({ logger: testLogger });
+  consumer = await startStatusConsumer({ bus, pool, logger: testLogger, retention: RETENTION });
+  stop = async () => {
+    await consumer.stop();
+    await bus.close();
+    await database.stop();
+  };
+}, 60_000);
+
+afterAll(async () => {
+  await stop?.();
+});
+
+/** A processing batch of `count` queued messages. */
+async function queuedBatch(count: number, extra: { scheduledAt?: Date } = {}) {
+  const account = testAccount({ smsThroughputPerSecond: 1000 });
+  directory.set(account);
+  const id = await insertBatch(pool, {
+    accountId: account.id,
+    count,
+    ...(extra.scheduledAt && { status: 'processing', scheduledAt: extra.scheduledAt }),
+  });
+  await startAndExpandAll(workerContext(pool, directory.accountById));
+  const messages = await readMessages(pool, id);
+  expect(messages.every((m) => m.status === 'queued')).toBe(true);
+  return { id, account, messages };
+}
+
+/** Publishes a status report as the smsc-connector does (key = message id). */
+async function publishStatus(
+  message: MessageRow,
+  accountId: string,
+  report: Partial<SmsStatus> & Pick<SmsStatus, 'state'>,
+  envelope?: EventEnvelope<SmsStatus>,
+): Promise<EventEnvelope<SmsStatus>> {
+  const payload: SmsStatus = {
+    messageId: message.transaction_id ?? '',
+    accountId,
+    source: 'batch',
+    smscMessageIds: ['smsc-1'],
+    parts: 1,
+    at: new Date().toISOString(),
+    ...report,
+  };
+  const event = envelope ?? makeEvent(SMS_STATUS_EVENT, payload, { accountId });
+  await bus.publish(Topics.smsStatus, [{ key: payload.messageId, value: event }]);
+  return event;
+}
+
+async function claimed(eventId: string): Promise<boolean> {
+  const { rowCount } = await pool.query(
+    `SELECT 1 FROM batch.processed_event WHERE consumer = 'batch-status' AND event_id = $1`,
+    [eventId],
+  );
+  return rowCount === 1;
+}
+
+const wait = { timeout: 5_000, interval: 20 };
+
+describe('status consumer', () => {
+  it('when reports say submitted and failed, then the messages are decided and the counters move', async () => {
+    const { id, account, messages } = await queuedBatch(3);
+    const [m1, m2] = messages as [MessageRow, MessageRow];
+    await publishStatus(m1, account.id, { state: 'submitted', at: '2026-11-22T10:00:00.000Z' });
+    await vi.waitFor(
+      async () => expect((await readBatch(pool, id)).last_change_seq).toBe('1'),
+      wait,
+    );
+    await publishStatus(m2, account.id, {
+      state: 'failed',
+      at: '2026-11-22T10:00:01.000Z',
+      error: { smppStatus: 11, description: 'invalid destination address' },
+    });
+    await vi.waitFor(
+      async () => expect((await readBatch(pool, id)).last_change_seq).toBe('2'),
+      wait,
+    );
+
+    const after = await readMessages(pool, id);
+    expect(after.map((m) => [m.status, m.error, m.change_seq])).toEqual([
+      ['submitted', null, '1'],
+      ['failed', 'invalid destination address', '2'],
+      ['queued', null, null],
+    ]);
+    expect(after[0]?.submitted_at?.toISOString()).toBe('2026-11-22T10:00:00.000Z');
+    expect(after[1]?.submitted_at?.toISOString()).toBe('2026-11-22T10:00:01.000Z');
+    expect(await readBatch(pool, id)).toMatchObject({
+      status: 'processing',
+      submitted_messages: 1,
+      failed_messages: 1,
+    });
+  });
+
+  it('when the same report arrives twice and later reports follow, then it is applied once and the rest ignored', async () => {
+    const { id, account, messages } = await queuedBatch(2);
+    const [m1] = messages as [MessageRow];
+    const first = await publishStatus(m1, account.id, { state: 'submitted' });
+    await publishStatus(m1, account.id, { state: 'submitted' }, first);
+    await publishStatus(m1, account.id, { state: 'failed', error: { description: 'late' } });
+    const last = await publishStatus(m1, account.id, { state: 'delivered' });
+    // Same key, so same partition and order: once the last is claimed, the others were handled.
+    await vi.waitFor(async () => expect(await claimed(last.id)).toBe(true), wait);
+
+    expect(await readBatch(pool, id)).toMatchObject({
+      submitted_messages: 1,
+      failed_messages: 0,
+      last_change_seq: '1',
+    });
+    const [after] = await readMessages(pool, id);
+    expect(after).toMatchObject({ status: 'submitted', error: null, change_seq: '1' });
+  });
+
+  it('when a delivered or expired report comes while the message is still queued, then it counts as submitted', async () => {
+    const { id, account, messages } = await queuedBatch(3);
+    const [m1, m2] = messages as [MessageRow, MessageRow];
+    await publishStatus(m1, account.id, { state: 'delivered' });
+    await publishStatus(m2, account.id, { state: 'expired', error: { description: 'expired' } });
+    await vi.waitFor(
+      async () => expect((await readBatch(pool, id)).submitted_messages).toBe(2),
+      wait,
+    );
+    const after = await readMessages(pool, id);
+    expect(after.map((m) => m.status)).toEqual(['submitted', 'submitted', 'queued']);
+  });
+
+  it('when a report belongs to another owner, then it is skipped', async () => {
+    const { id, account, messages } = await queuedBatch(1);
+    const [m1] = messages as [MessageRow];
+    const foreign = await publishStatus(m1, account.id, {
+      state: 'failed',
+      source: 'sms',
+      error: { description: 'not ours' },
+    });
+    const ours = await publishStatus(m1, account.id, { state: 'submitted' });
+    await vi.waitFor(async () => expect(await claimed(ours.id)).toBe(true), wait);
+    expect(await claimed(foreign.id)).toBe(false);
+    expect((await readMessages(pool, id))[0]?.status).toBe('submitted');
+  });
+
+  it('when the last message is decided, then the batch completes and is kept for the retention', async () => {
+    const { id, account, messages } = await queuedBatch(3);
+    for (const [i, message] of messages.entries()) {
+      await publishStatus(
+        message,
+        account.id,
+        i === 1 ? { state: 'failed', error: { description: 'x' } } : { state: 'submitted' },
+      );
+    }
+    await vi.waitFor(
+      async () => expect((await readBatch(pool, id)).status).toBe('completed'),
+      wait,
+    );
+    const batch = await readBatch(pool, id);
+    expect(batch).toMatchObject({ submitted_messages: 2, failed_messages: 1 });
+    expect(batch.purge_after?.getTime()).toBe((batch.completed_at?.getTime() ?? 0) + RETENTION);
+  });
+
+  it('when every message fails, then the batch ends failed', async () => {
+    const { id, account, messages } = await queuedBatch(2);
+    for (const message of messages) {
+      await publishStatus(message, account.id, {
+        state: 'failed',
+        error: { description: 'rejected' },
+      });
+    }
+    await vi.waitFor(async () => expect((await readBatch(pool, id)).status).toBe('failed'), wait);
+    expect(await readBatch(pool, id)).toMatchObject({ submitted_messages: 0, failed_messages: 2 });
+  });
+
+  it('when the batch was scheduled later than it ended, then retention counts from the scheduled time', async () => {
+    // Processing already, with a scheduled time ahead (as when the clock of the scheduler was ahead).
+    const scheduledAt = new Date(Date.now() + 2 * 24 * 3_600_000);
+    const { id, account, messages } = await queuedBatch(1, { scheduledAt });
+    const [m1] = messages as [MessageRow];
+    await publishStatus(m1, account.id, { state: 'submitted' });
+    await vi.waitFor(
+      async () => expect((await readBatch(pool, id)).status).toBe('completed'),
+      wait,
+    );
+    const batch = await readBatch(pool, id);
+    expect(batch.purge_after?.getTime()).toBe(scheduledAt.getTime() + RETENTION);
+  });
+
+  it('when a report names an unknown message, then it is claimed and ignored', async () => {
+    const unknown = await publishStatus(
+      { transaction_id: randomUUID() } as MessageRow,
+      randomUUID(),
+      { state: 'submitted' },
+    );
+    await vi.waitFor(async () => expect(await claimed(unknown.id)).toBe(true), wait);
+  });
+});
