@@ -14,6 +14,7 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { hashSecret } from '@msg/auth';
 import { createLogger } from '@msg/logger';
+import { accountState } from '@msg/testing';
 import pg from 'pg';
 import { createKafkaBus } from '../packages/bus/dist/index.js';
 import { ACCOUNT_STATE_EVENT, makeEvent, Topics } from '../packages/contracts/dist/index.js';
@@ -81,31 +82,14 @@ async function json(url, options = {}) {
 }
 
 async function publishAccount(bus, name) {
-  const account = {
-    id: randomUUID(),
+  const account = accountState({
     name,
-    status: 'active',
-    passwordHash: null,
     apiKeys: [
       { id: randomUUID(), hash: await hashSecret(API_KEY), createdAt: new Date().toISOString() },
     ],
     permissions: ['batch_sms'],
-    numberScopes: [],
-    callbacks: {
-      replyPathUrl: null,
-      replyPathMethod: 'POST',
-      deliveryReportUrl: null,
-      voiceReportUrl: null,
-    },
-    rateLimit: { perSecond: 1000, burst: 1000 },
     smsThroughputPerSecond: 100_000,
-    batchMaxRecipients: null,
-    numbersMonthlyQuota: null,
-    ipAllowList: [],
-    senderIds: [],
-    version: 1,
-    updatedAt: new Date().toISOString(),
-  };
+  });
   await bus.publish(Topics.accounts, [
     { key: account.id, value: makeEvent(ACCOUNT_STATE_EVENT, account, { accountId: account.id }) },
   ]);

@@ -1,29 +1,14 @@
 // Cost of verifying an API key: a full scrypt (cold) against the short-lived verification cache.
 import { createCredentialVerifier, generateApiKey, hashSecret } from '@msg/auth';
+import { accountState } from '@msg/testing';
 
 export async function run() {
   const key = generateApiKey();
-  const account = {
-    id: '00000000-0000-4000-8000-000000000001',
+  const account = accountState({
     name: 'bench',
-    status: 'active',
-    passwordHash: null,
     apiKeys: [{ id: 'k', hash: await hashSecret(key), createdAt: new Date().toISOString() }],
-    permissions: [],
-    numberScopes: [],
-    callbacks: {
-      replyPathUrl: null,
-      replyPathMethod: 'POST',
-      deliveryReportUrl: null,
-      voiceReportUrl: null,
-    },
     rateLimit: { perSecond: 1, burst: 1 },
-    smsThroughputPerSecond: 100,
-    ipAllowList: [],
-    senderIds: [],
-    version: 1,
-    updatedAt: new Date().toISOString(),
-  };
+  });
   const directory = { byId: () => account, byName: () => account };
   const rows = [];
   for (const [name, ttl, count] of [

@@ -1,4 +1,5 @@
 // Test helpers shared by the services' component tests (a devDependency only).
 export { accountState } from './account-state.js';
 export { startTestRuntime, type TestRuntime } from './embedded-runtime.js';
+export { eventually } from './eventually.js';
 export { publishAccount } from './publish-account.js';

@@ -25,21 +25,6 @@ export interface StartTestBatchOptions {
   databaseUrl?: string;
 }
 
-/** Polls `probe` until it returns something other than undefined; fails after `timeoutMs`. */
-export async function eventually<T>(
-  probe: () => T | undefined | Promise<T | undefined>,
-  what: string,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await probe();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 /** The JSON text of `body`, gzip-compressed, as createBatch wants it. */
 export function gzipJson(body: unknown): Buffer {
   return gzipSync(Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)));

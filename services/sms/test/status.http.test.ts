@@ -1,7 +1,8 @@
 import { type AccountState, Topics } from '@msg/contracts';
+import { eventually } from '@msg/testing';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callbackAbout, eventually, PASSWORD, startTestSms, type TestSms } from './support.js';
+import { callbackAbout, PASSWORD, startTestSms, type TestSms } from './support.js';
 
 let sms: TestSms;
 let acct: AccountState;

@@ -7,7 +7,7 @@ import {
   type SmsStatus,
   Topics,
 } from '@msg/contracts';
-import { accountState, publishAccount, startTestRuntime } from '@msg/testing';
+import { accountState, eventually, publishAccount, startTestRuntime } from '@msg/testing';
 import request from 'supertest';
 import { loadSmsConfig } from '../src/config.js';
 import { startSmsService } from '../src/service.js';
@@ -18,21 +18,6 @@ export const PASSWORD = 'correct horse battery staple';
 export interface Seen {
   key: string | null;
   value: EventEnvelope;
-}
-
-/** Polls `probe` until it returns something other than undefined; fails after `timeoutMs`. */
-export async function eventually<T>(
-  probe: () => T | undefined | Promise<T | undefined>,
-  what: string,
-  timeoutMs = 5_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await probe();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 /**
