@@ -18,29 +18,12 @@ import { accountState } from '@msg/testing';
 import pg from 'pg';
 import { createKafkaBus } from '../packages/bus/dist/index.js';
 import { ACCOUNT_STATE_EVENT, makeEvent, Topics } from '../packages/contracts/dist/index.js';
-import { freePort, startProcess, waitHealthy } from './processes.mjs';
+import { BROKERS, freePort, json, startProcess, waitHealthy, withDatabase } from './processes.mjs';
 
-const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const BROKERS = process.env.BENCH_KAFKA_BROKERS ?? '127.0.0.1:9092';
 const EXPAND_TIMEOUT_MS = Number(process.env.BENCH_BATCH_EXPAND_TIMEOUT_MS ?? 300_000);
 const JWT = { kid: 'bench-1', secret: randomBytes(32).toString('hex') };
 const API_KEY = `bench-${randomBytes(12).toString('hex')}`;
 const TEXT_160 = 'Benchmark message. '.repeat(9).slice(0, 160);
-
-async function withDatabase(run) {
-  const name = `bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: SERVER_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${name}`;
-  try {
-    return await run(url.toString());
-  } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
-  }
-}
 
 /** The createBatch JSON text, built as one string of parts (no million-object array here). */
 function batchJson(count, unique) {
@@ -72,13 +55,6 @@ function floor(body) {
   const ms = performance.now() - started;
   if (parsed.batch.recipients.length < 1) throw new Error('empty');
   return Math.round(ms);
-}
-
-async function json(url, options = {}) {
-  const res = await fetch(url, options);
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${options.method ?? 'GET'} ${url}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
 }
 
 async function publishAccount(bus, name) {

@@ -5,37 +5,12 @@
 //  - the same number with If-None-Match (304: no body, still a counted lookup);
 //  - a different Swedish number each request (registry block lookup, never seen before);
 //  - a different German number each request (range metadata + carrier data, no registry).
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { load } from './load.mjs';
-import { freePort, startProcess, waitHealthy } from './processes.mjs';
+import { freePort, json, startProcess, waitHealthy, withDatabase } from './processes.mjs';
 
 const COUNT = 3000;
 const CONCURRENCY = 32;
 const MAX_SECONDS = 30;
-const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-async function withDatabase(run) {
-  const name = `bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: SERVER_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${name}`;
-  try {
-    return await run(url.toString());
-  } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
-  }
-}
-
-async function json(url, options = {}) {
-  const res = await fetch(url, options);
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${options.method ?? 'GET'} ${url}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
 
 /** A new number of the range on every call. */
 function numbered(prefix, width) {

@@ -1,8 +1,11 @@
-// Servers under test run in child processes, so the load generator does not share their CPU time
-// slice of the event loop; each child is killed when the benchmark ends.
+// What the benchmarks stand on. Servers under test run in child processes, so the load generator
+// does not share their CPU time slice of the event loop; each child is killed when the benchmark
+// ends. Databases are scratch ones, dropped after the run.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 
@@ -60,4 +63,34 @@ export async function waitHealthy(url, timeoutMs = 30_000) {
     if (Date.now() > deadline) throw new Error(`${url} not healthy in time`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** Postgres server the benchmarks use; each run works in a scratch database of its own. */
+export const SERVER_URL =
+  process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+/** Kafka the deployed-shape benchmarks use. */
+export const BROKERS = process.env.BENCH_KAFKA_BROKERS ?? '127.0.0.1:9092';
+
+/** Runs `run(databaseUrl)` in a new database on SERVER_URL, dropped afterwards whatever happens. */
+export async function withDatabase(run) {
+  const name = `bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: SERVER_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(SERVER_URL);
+  url.pathname = `/${name}`;
+  try {
+    return await run(url.toString());
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+/** fetch that throws on a non-2xx answer and parses the JSON body (undefined when empty). */
+export async function json(url, options = {}) {
+  const res = await fetch(url, options);
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${options.method ?? 'GET'} ${url}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
 }

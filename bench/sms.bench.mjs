@@ -4,38 +4,12 @@
 //     the same gateway process;
 //  2. SMPP submit throughput to the simulator with the account's throughput limit lifted;
 //  3. how closely a configured 100 SMS/s account limit is kept.
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { load } from './load.mjs';
-import { freePort, startProcess, waitHealthy } from './processes.mjs';
+import { BROKERS, freePort, json, startProcess, waitHealthy, withDatabase } from './processes.mjs';
 
 const SEND_COUNT = 3000;
 const CONCURRENCY = 32;
 const LIMITED_COUNT = 600;
-const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const BROKERS = process.env.BENCH_KAFKA_BROKERS ?? '127.0.0.1:9092';
-
-async function withDatabase(run) {
-  const name = `bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: SERVER_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${name}`;
-  try {
-    return await run(url.toString());
-  } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
-  }
-}
-
-async function json(url, options = {}) {
-  const res = await fetch(url, options);
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${options.method ?? 'GET'} ${url}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
 
 /** Waits until the simulator has seen `count` submits to numbers starting with `prefix`. */
 async function submitsTo(controlUrl, prefix, count, timeoutMs) {
