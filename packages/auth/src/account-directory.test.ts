@@ -44,6 +44,16 @@ describe('createAccountDirectory', () => {
     expect(a?.groupId).not.toBe(b?.groupId);
   });
 
+  it('when started, then it first makes sure accounts.v1 exists, and reports readiness once caught up', async () => {
+    const { directory, ensured } = setup();
+    expect(directory.readiness.isReady()).toBe(false);
+    await directory.start();
+    expect(ensured).toContain(Topics.accounts);
+    await directory.caughtUp();
+    expect(directory.readiness).toMatchObject({ name: 'account-directory' });
+    expect(directory.readiness.isReady()).toBe(true);
+  });
+
   it('when the existing accounts have not all been read, then it is not ready; after catch-up it is', async () => {
     const { directory, publishAccount, releaseReplay } = setup({ holdReplay: true });
     const account = makeAccount();

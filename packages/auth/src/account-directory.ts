@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ACCOUNT_STATE_EVENT, type AccountState, type EventEnvelope, Topics } from '@msg/contracts';
+import type { ReadinessCheck } from '@msg/http';
 import type { Logger } from '@msg/logger';
 import { parseAccountState } from './account-state-parser.js';
 
@@ -19,6 +20,7 @@ export interface AccountSubscription {
 }
 
 export interface AccountEventSource {
+  ensureTopics(topics: { topic: string; compacted?: boolean }[]): Promise<void>;
   subscribe(opts: {
     groupId: string;
     topics: string[];
@@ -35,12 +37,17 @@ export interface AccountLookup {
 }
 
 export interface AccountDirectory extends AccountLookup {
-  /** Subscribes; resolves once subscribed, not once caught up (see `caughtUp`). */
+  /**
+   * Makes sure accounts.v1 exists (a service may start before admin ever has) and subscribes;
+   * resolves once subscribed, not once caught up (see `caughtUp`).
+   */
   start(): Promise<void>;
   /** Resolves when every account present at subscribe time has been read. */
   caughtUp(): Promise<void>;
   /** For /readyz: false until caught up, so no request is refused for an account not yet read. */
   isReady(): boolean;
+  /** The same, as a /readyz check named 'account-directory'. */
+  readonly readiness: ReadinessCheck;
   readonly size: number;
   close(): Promise<void>;
 }
@@ -117,6 +124,7 @@ export function createAccountDirectory({
   return {
     async start() {
       if (subscription) return;
+      await bus.ensureTopics([{ topic: Topics.accounts, compacted: true }]);
       subscription = await bus.subscribe({
         groupId: `${groupId}.${randomUUID()}`,
         topics: [Topics.accounts],
@@ -140,6 +148,7 @@ export function createAccountDirectory({
       return catchUp ?? Promise.reject(new Error('account directory not started'));
     },
     isReady: () => ready,
+    readiness: { name: 'account-directory', isReady: () => ready },
     byId: (id) => accounts.get(id),
     byName(name) {
       const id = idsByName.get(nameKey(name));

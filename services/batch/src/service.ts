@@ -33,7 +33,6 @@ export async function startBatch(config: BatchConfig, { pool, bus, logger }: Ser
     { topic: Topics.smsOutbound },
     { topic: Topics.smsStatus },
     { topic: Topics.callbacks },
-    { topic: Topics.accounts, compacted: true },
   ]);
   // The directory gives every instance a group of its own: every replica must see every account.
   const directory = createAccountDirectory({ bus, logger, groupId: 'batch-accounts' });
@@ -61,11 +60,7 @@ export async function startBatch(config: BatchConfig, { pool, bus, logger }: Ser
     pool,
     retentionMs: config.BATCH_RETENTION,
     intake: config,
-    readiness: [
-      databaseReadiness(pool),
-      busReadiness(bus),
-      { name: 'account-directory', isReady: () => directory.isReady() },
-    ],
+    readiness: [databaseReadiness(pool), busReadiness(bus), directory.readiness],
     trustProxy: config.TRUSTED_PROXIES,
     validateResponses: config.NODE_ENV === 'test',
   });

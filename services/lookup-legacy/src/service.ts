@@ -5,7 +5,6 @@ import {
   createRateLimiter,
 } from '@msg/auth';
 import type { ServiceRuntime } from '@msg/bus';
-import { Topics } from '@msg/contracts';
 import { createApp } from './app.js';
 import type { LookupLegacyConfig } from './config.js';
 import { createLookup } from './lookup/lookup.js';
@@ -23,7 +22,6 @@ export async function startLookupLegacy(
   config: LookupLegacyConfig,
   { bus, logger }: LookupLegacyRuntime,
 ) {
-  await bus.ensureTopics([{ topic: Topics.accounts, compacted: true }]);
   // The directory gives every instance a group of its own: every replica must see every account.
   const directory = createAccountDirectory({ bus, logger, groupId: 'lookup-legacy-accounts' });
   await directory.start();
@@ -43,7 +41,7 @@ export async function startLookupLegacy(
     }),
     logger,
     // Not the numbers service: its outage is answered 503 per request, not by leaving the pool.
-    readiness: [{ name: 'account-directory', isReady: () => directory.isReady() }],
+    readiness: [directory.readiness],
     trustProxy: config.TRUSTED_PROXIES,
     validateResponses: config.NODE_ENV === 'test',
   });

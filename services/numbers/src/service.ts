@@ -7,7 +7,6 @@ import {
   createRateLimiter,
 } from '@msg/auth';
 import { busReadiness, type ServiceRuntime } from '@msg/bus';
-import { Topics } from '@msg/contracts';
 import { databaseReadiness, migrate } from '@msg/db';
 import { internalAccess } from './access.js';
 import { createApp } from './app.js';
@@ -55,7 +54,6 @@ export async function startNumbersService(
 ) {
   const { pool, bus, logger } = runtime;
   await migrateNumbers(runtime);
-  await bus.ensureTopics([{ topic: Topics.accounts, compacted: true }]);
   // The directory gives every instance a group of its own: every replica must see every account.
   const directory = createAccountDirectory({ bus, logger, groupId: 'numbers-accounts' });
   await directory.start();
@@ -78,11 +76,7 @@ export async function startNumbersService(
     internalBearer: internalAccess(config.NUMBERS_INTERNAL_TOKEN),
     problemTypeBase: config.PROBLEM_TYPE_BASE,
     logger,
-    readiness: [
-      databaseReadiness(pool),
-      busReadiness(bus),
-      { name: 'account-directory', isReady: () => directory.isReady() },
-    ],
+    readiness: [databaseReadiness(pool), busReadiness(bus), directory.readiness],
     ...(options.now && { now: options.now }),
     trustProxy: config.TRUSTED_PROXIES,
     validateResponses: config.NODE_ENV === 'test',

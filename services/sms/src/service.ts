@@ -28,7 +28,6 @@ export async function startSmsService(config: SmsConfig, { pool, bus, logger }: 
     { topic: Topics.smsOutbound },
     { topic: Topics.smsStatus },
     { topic: Topics.callbacks },
-    { topic: Topics.accounts, compacted: true },
   ]);
   // The directory gives every instance a group of its own: every replica must see every account.
   const directory = createAccountDirectory({ bus, logger, groupId: 'sms-accounts' });
@@ -51,11 +50,7 @@ export async function startSmsService(config: SmsConfig, { pool, bus, logger }: 
       limiter: createRateLimiter(),
     }),
     logger,
-    readiness: [
-      databaseReadiness(pool),
-      busReadiness(bus),
-      { name: 'account-directory', isReady: () => directory.isReady() },
-    ],
+    readiness: [databaseReadiness(pool), busReadiness(bus), directory.readiness],
     trustProxy: config.TRUSTED_PROXIES,
     validateResponses: config.NODE_ENV === 'test',
   });

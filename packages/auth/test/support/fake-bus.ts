@@ -20,7 +20,11 @@ export function createFakeAccountBus({ holdReplay = false } = {}) {
   let release: () => void = () => {};
   const gate = holdReplay ? new Promise<void>((resolve) => (release = resolve)) : Promise.resolve();
 
+  const ensured: string[] = [];
   const bus: AccountEventSource = {
+    async ensureTopics(topics) {
+      ensured.push(...topics.map((t) => t.topic));
+    },
     async subscribe(opts) {
       subscriptions.push(opts);
       let stopped = false;
@@ -53,6 +57,8 @@ export function createFakeAccountBus({ holdReplay = false } = {}) {
   return {
     bus,
     subscriptions,
+    /** Topics the directory asked to exist. */
+    ensured,
     releaseReplay: () => release(),
     publishAccount(account: AccountState): Promise<void> {
       return publishMessage({ key: account.id, value: makeEvent(ACCOUNT_STATE_EVENT, account) });
