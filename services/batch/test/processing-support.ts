@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { AccountState, CallbackRequest, EventEnvelope, SmsOutbound } from '@msg/contracts';
-import { createPool, migrate, startEmbeddedPostgres } from '@msg/db';
+import { migrate } from '@msg/db';
 import { createLogger, type Logger } from '@msg/logger';
-import { accountState } from '@msg/testing';
+import { accountState, startTestRuntime } from '@msg/testing';
 import type pg from 'pg';
 import type { BatchEvent } from '../src/batches/batch-events.js';
 import type { BatchRow } from '../src/batches/batch-row.js';
@@ -29,16 +29,9 @@ export const TEST_CONFIG: WorkerConfig = {
 
 /** Embedded Postgres with the batch schema migrated; one pool of one connection. */
 export async function startProcessingDatabase() {
-  const database = await startEmbeddedPostgres({});
-  const pool = createPool({ url: database.url, ...database.poolOptions });
-  await migrate({ pool, schema: 'batch', migrationsDir: MIGRATIONS_DIR, logger: testLogger });
-  return {
-    pool,
-    async stop() {
-      await pool.end();
-      await database.stop();
-    },
-  };
+  const runtime = await startTestRuntime({ service: 'batch-processing' });
+  await migrateBatchSchema(runtime.pool);
+  return { pool: runtime.pool, stop: runtime.stop };
 }
 
 /** Migrates the batch schema on any pool (real Postgres in the integration tier). */

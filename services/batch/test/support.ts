@@ -140,6 +140,26 @@ export async function startTestBatch({ env = {}, databaseUrl }: StartTestBatchOp
       });
     },
 
+    /**
+     * What was stored of a batch numbered as `batchBody` numbers it: message count, first and last seq, how
+     * many carry the phone number and field_message that body gave their position, and the
+     * batch row's total_messages.
+     */
+    async storedRecipients(batchId: string) {
+      const { rows } = await pool.query<{ n: string; min: number; max: number; ok: string }>(
+        `SELECT count(*)::text AS n, min(seq) AS min, max(seq) AS max,
+                count(*) FILTER (WHERE phone_number = '+467' || lpad((seq - 1)::text, 8, '0')
+                                   AND fields->>'name' = 'N' || (seq - 1))::text AS ok
+           FROM batch.message WHERE batch_id = $1`,
+        [batchId],
+      );
+      const batch = await pool.query<{ total_messages: number }>(
+        'SELECT total_messages FROM batch.batch WHERE id = $1',
+        [batchId],
+      );
+      return { ...rows[0], total: batch.rows[0]?.total_messages };
+    },
+
     /** The outbox rows (queued events) of the batch, oldest first. */
     async outboxFor(batchId: string) {
       const { rows } = await pool.query<{ topic: string; value: EventEnvelope }>(
