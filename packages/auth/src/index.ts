@@ -51,6 +51,7 @@ export {
   type ScryptParams,
   verifySecret,
 } from './secret-hash.js';
+export { requireServiceToken, type ServiceTokenOptions } from './service-token.js';
 export { apiKeyStrategy } from './strategies/api-key-strategy.js';
 export {
   type BasicStrategyOptions,

@@ -1,8 +1,8 @@
+import { requireServiceToken } from '@msg/auth';
 import { openapiDocumentPath } from '@msg/contracts';
 import { createService, jsonErrorFormat, type ReadinessCheck } from '@msg/http';
 import type { Logger } from '@msg/logger';
 import type { Accounts } from './accounts/accounts.js';
-import { requireAdminToken } from './admin-token.js';
 import { createAccount } from './operations/createAccount.js';
 import { createApiKey } from './operations/createApiKey.js';
 import { disableAccount } from './operations/disableAccount.js';
@@ -34,7 +34,13 @@ export function createApp(deps: AdminAppDeps) {
     readiness: deps.readiness,
     ...(deps.trustProxy && { trustProxy: deps.trustProxy }),
     ...(deps.validateResponses !== undefined && { validateResponses: deps.validateResponses }),
-    authenticators: { adminToken: requireAdminToken(deps.adminToken) },
+    authenticators: {
+      // Only callers presenting the operator token may use the internal API.
+      adminToken: requireServiceToken(deps.adminToken, {
+        realm: 'admin',
+        message: 'a valid admin token is required',
+      }),
+    },
     routes: (app) => {
       const base = '/internal/v1/accounts';
       app.get(base, listAccounts(accounts));

@@ -20,7 +20,7 @@ export interface NumbersAppDeps {
   quota: Quota;
   /** The document's basicAuth (basicAccountAccess of @msg/auth). */
   basicAuth: RequestHandler;
-  /** The document's internalBearer (see access.ts internalAccess). */
+  /** The document's internalBearer (requireServiceToken of @msg/auth). */
   internalBearer: RequestHandler;
   problemTypeBase: string;
   logger: Logger;

@@ -5,10 +5,10 @@ import {
   createAccountDirectory,
   createCredentialVerifier,
   createRateLimiter,
+  requireServiceToken,
 } from '@msg/auth';
 import { busReadiness, type ServiceRuntime } from '@msg/bus';
 import { databaseReadiness, migrate } from '@msg/db';
-import { internalAccess } from './access.js';
 import { createApp } from './app.js';
 import type { NumbersConfig } from './config.js';
 import { createHlrClient, type HlrClient, noHlr } from './live/hlr-client.js';
@@ -73,7 +73,10 @@ export async function startNumbersService(
       permission: 'numbers',
       limiter: createRateLimiter(),
     }),
-    internalBearer: internalAccess(config.NUMBERS_INTERNAL_TOKEN),
+    internalBearer: requireServiceToken(config.NUMBERS_INTERNAL_TOKEN, {
+      realm: 'numbers-internal',
+      message: 'Missing or invalid token',
+    }),
     problemTypeBase: config.PROBLEM_TYPE_BASE,
     logger,
     readiness: [databaseReadiness(pool), busReadiness(bus), directory.readiness],
