@@ -37,7 +37,7 @@ describeOnEachBackend('migrate', (db) => {
   });
 
   const run = (pool: pg.Pool = db.pool) =>
-    migrate({ pool, schema, migrationsDir: migrations.dir, logger });
+    migrate({ pool, schema, migrationsDirs: [migrations.dir], logger });
 
   async function historyRows() {
     const { rows } = await db.pool.query<{

@@ -15,7 +15,7 @@ describeOnEachBackend('a Prisma client on the pool', (db) => {
     await migrate({
       pool: db.pool,
       schema: 'db_fixture',
-      migrationsDir: fixtureMigrationsDir,
+      migrationsDirs: [fixtureMigrationsDir],
       logger: testLogger().logger,
     });
     prisma = createPrismaClient(PrismaClient, db.pool);

@@ -8,16 +8,30 @@ import { testLogger } from './support/test-logger.js';
 const serviceMigrations = (service: string) =>
   fileURLToPath(new URL(`../../../services/${service}/prisma/migrations`, import.meta.url));
 
-/** The migration folders of a service, in the order migrate() applies them. */
-const migrationFolders = (service: string) =>
-  readdirSync(serviceMigrations(service))
+/** @msg/bus's outbox migrations, which every service with an outbox applies before its own. */
+const outboxMigrations = fileURLToPath(new URL('../../bus/migrations', import.meta.url));
+
+/** The migration folders of a folder, in the order migrate() applies them. */
+const foldersIn = (dir: string) =>
+  readdirSync(dir)
     .filter((name) => /^\d{14}_/.test(name))
     .sort();
+
+/** What migrate() applies for a service: the outbox's migrations, then the service's own. */
+const migrationFolders = (service: string) => [
+  ...foldersIn(outboxMigrations),
+  ...foldersIn(serviceMigrations(service)),
+];
 
 describeOnEachBackend("the services' migrations", (db) => {
   const { logger } = testLogger();
   const migrateService = (service: 'admin' | 'batch') =>
-    migrate({ pool: db.pool, schema: service, migrationsDir: serviceMigrations(service), logger });
+    migrate({
+      pool: db.pool,
+      schema: service,
+      migrationsDirs: [outboxMigrations, serviceMigrations(service)],
+      logger,
+    });
 
   afterAll(async () => {
     await db.pool.query('DROP SCHEMA IF EXISTS admin CASCADE; DROP SCHEMA IF EXISTS batch CASCADE');
@@ -26,7 +40,7 @@ describeOnEachBackend("the services' migrations", (db) => {
   it('when admin and batch migrate into one database, then each applies its migrations once', async () => {
     expect(await migrateService('admin')).toEqual(migrationFolders('admin'));
     expect(await migrateService('batch')).toEqual(migrationFolders('batch'));
-    expect(migrationFolders('batch')[0]).toMatch(/^\d{14}_init$/);
+    expect(foldersIn(serviceMigrations('batch'))[0]).toMatch(/^\d{14}_init$/);
     expect(await migrateService('admin')).toEqual([]);
     expect(await migrateService('batch')).toEqual([]);
   });

@@ -2,7 +2,7 @@ import type { Logger } from '@msg/logger';
 import type pg from 'pg';
 import { quoteSchema } from '../identifier.js';
 import { describeDatabaseError, MigrationFailedError } from './migration-errors.js';
-import { type MigrationFile, readMigrationFiles } from './migration-files.js';
+import { type MigrationFile, readMigrationFolders } from './migration-files.js';
 import { lockMigrations, unlockMigrations } from './migration-lock.js';
 import { planMigrations } from './migration-plan.js';
 import {
@@ -16,15 +16,19 @@ export interface MigrateOptions {
   pool: pg.Pool;
   /** The service's Postgres schema; it holds the service's tables and its _prisma_migrations. */
   schema: string;
-  /** Prisma's migrations folder: `<timestamp>_<name>/migration.sql` per migration. */
-  migrationsDir: string;
+  /**
+   * Prisma-format migrations folders (`<timestamp>_<name>/migration.sql` each), applied in the
+   * order given: the packages' folders (e.g. @msg/bus's OUTBOX_MIGRATIONS_DIR) first, then the
+   * service's own. Their migrations share the schema's _prisma_migrations.
+   */
+  migrationsDirs: readonly string[];
   logger: Logger;
   /** How long to wait for another process's migration to finish. Default 5 minutes. */
   lockTimeoutMs?: number;
 }
 
 /**
- * Brings `schema` up to date with `migrationsDir`, recording each migration in
+ * Brings `schema` up to date with `migrationsDirs`, recording each migration in
  * `<schema>._prisma_migrations` exactly as `prisma migrate deploy` would, and returns the names
  * applied now (none when up to date). Each migration runs in its own transaction with
  * `search_path` set to the schema, like Prisma with `?schema=<schema>`.
@@ -35,12 +39,12 @@ export interface MigrateOptions {
 export async function migrate({
   pool,
   schema,
-  migrationsDir,
+  migrationsDirs,
   logger,
   lockTimeoutMs = 5 * 60_000,
 }: MigrateOptions): Promise<string[]> {
   const quoted = quoteSchema(schema);
-  const files = await readMigrationFiles(migrationsDir);
+  const files = await readMigrationFolders(migrationsDirs);
   const log = logger.child({ schema });
 
   const client = await pool.connect();

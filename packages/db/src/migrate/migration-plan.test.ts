@@ -6,7 +6,7 @@ import { planMigrations } from './migration-plan.js';
 import type { MigrationRow } from './migrations-table.js';
 
 function file(name: string, sql = `-- ${name}`): MigrationFile {
-  return { name, sql, checksum: migrationChecksum(sql) };
+  return { name, sql, checksum: migrationChecksum(sql), superseded: [] };
 }
 
 function row(migration: MigrationFile, state: Partial<MigrationRow> = {}): MigrationRow {
@@ -59,6 +59,19 @@ describe('planMigrations', () => {
       MigrationChecksumError,
     );
     expect(() => planMigrations('s', [edited, second], [row(init)])).toThrow(init.name);
+  });
+
+  it('when an applied migration recorded a superseded text, then it counts as applied', () => {
+    const earlier = { ...init, sql: '-- earlier', checksum: migrationChecksum('-- earlier') };
+    const current = { ...init, superseded: [earlier.checksum] };
+    const plan = planMigrations('s', [current, second], [row(earlier)]);
+    expect(plan.pending.map((m) => m.name)).toEqual([second.name]);
+  });
+
+  it('when the recorded text is neither the current nor a superseded one, then it still refuses', () => {
+    const current = { ...init, superseded: [migrationChecksum('-- earlier')] };
+    const other = { ...init, sql: '-- other', checksum: migrationChecksum('-- other') };
+    expect(() => planMigrations('s', [current], [row(other)])).toThrow(MigrationChecksumError);
   });
 
   it('when the database knows a migration the files do not, then it is reported, not fatal', () => {

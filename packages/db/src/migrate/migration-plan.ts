@@ -31,7 +31,11 @@ export function planMigrations(
   const changed = applied
     .filter((row) => {
       const file = filesByName.get(row.migration_name);
-      return file !== undefined && !checksumMatches(file.sql, row.checksum);
+      return (
+        file !== undefined &&
+        !checksumMatches(file.sql, row.checksum) &&
+        !file.superseded.includes(row.checksum)
+      );
     })
     .map((row) => row.migration_name);
   if (changed.length > 0) throw new MigrationChecksumError(schema, [...new Set(changed)]);
