@@ -3,9 +3,8 @@ export { createInProcessBus, type InProcessBusOptions } from './in-process-bus.j
 export { createKafkaBus, type KafkaBusOptions } from './kafka-bus.js';
 export { claimEvent } from './outbox/claim-event.js';
 export { enqueueOutbox } from './outbox/enqueue.js';
-export { outboxMigrationSql } from './outbox/migration.js';
+export { OUTBOX_MIGRATIONS_DIR } from './outbox/migration.js';
 export { createOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './outbox/relay.js';
-export { busReadiness } from './readiness.js';
 export type { ServiceRuntime } from './runtime.js';
 export type {
   Bus,

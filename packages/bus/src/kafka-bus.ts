@@ -1,9 +1,11 @@
 import { Topics } from '@msg/contracts';
 import type { Logger } from '@msg/logger';
 import { type Admin, Kafka, logLevel, type Message, Partitioners, type Producer } from 'kafkajs';
+import type { Registry } from 'prom-client';
 import { errorMessage } from './handler-retry.js';
 import { encodeMessage } from './kafka-codec.js';
 import { kafkaLogCreator } from './kafka-logging.js';
+import { createKafkaMetrics, noKafkaMetrics } from './kafka-metrics.js';
 import { type KafkaSubscription, startKafkaSubscription } from './kafka-subscription.js';
 import {
   type Bus,
@@ -21,12 +23,21 @@ export interface KafkaBusOptions {
   /** Partitions handled at once; within a partition, see SubscribeOptions.concurrency. */
   partitionsConsumedConcurrently?: number;
   /**
-   * How long the group waits for a silent member before giving its partitions away. Consumers
-   * heartbeat every second while handlers run, so this bounds a dead process, not a slow
-   * handler. Default 30 s.
+   * How long the group waits for a silent member before giving its partitions away: after a
+   * kill -9 its partitions stall this long (kafkajs has no static membership, so a restarted
+   * process joins as a new member and does not take the old one's place). Consumers heartbeat
+   * while handlers run, so this bounds a dead process, not a slow handler. Default 10 s; the
+   * broker refuses less than its group.min.session.timeout.ms (6 s by default).
    */
   sessionTimeoutMs?: number;
+  /** How often consumers heartbeat; at most a third of the session. Default 1 s. */
+  heartbeatIntervalMs?: number;
+  /** Where consumer health (joined, lag) and the connection state go as metrics; none by default. */
+  metrics?: Registry;
 }
+
+export const DEFAULT_SESSION_TIMEOUT_MS = 10_000;
+export const DEFAULT_HEARTBEAT_INTERVAL_MS = 1_000;
 
 const CLIENT_RETRY = { initialRetryTime: 300, maxRetryTime: 5_000, retries: 8 };
 /**
@@ -48,8 +59,16 @@ export function createKafkaBus({
   logger,
   handlerRetry = DEFAULT_HANDLER_RETRY,
   partitionsConsumedConcurrently = DEFAULT_PARTITIONS,
-  sessionTimeoutMs = 30_000,
+  sessionTimeoutMs = DEFAULT_SESSION_TIMEOUT_MS,
+  heartbeatIntervalMs = DEFAULT_HEARTBEAT_INTERVAL_MS,
+  metrics,
 }: KafkaBusOptions): Bus {
+  if (heartbeatIntervalMs * 3 > sessionTimeoutMs) {
+    // Kafka's own rule of thumb: a member missing one or two heartbeats must not lose its place.
+    throw new Error(
+      `bus: heartbeat interval ${heartbeatIntervalMs} ms must be at most a third of the session timeout ${sessionTimeoutMs} ms`,
+    );
+  }
   const log = logger.child({ component: 'bus' });
   const kafka = new Kafka({
     clientId,
@@ -65,6 +84,9 @@ export function createKafkaBus({
   let healthy = false;
   let healthProbe: NodeJS.Timeout | undefined;
   let closed = false;
+  const consumerMetrics = metrics
+    ? createKafkaMetrics(metrics, () => !closed && healthy)
+    : noKafkaMetrics;
 
   function connectAdmin(): Promise<Admin> {
     adminConnection ??= (async () => {
@@ -185,6 +207,8 @@ export function createKafkaBus({
           handlerRetry,
           partitionsConsumedConcurrently,
           sessionTimeoutMs,
+          heartbeatIntervalMs,
+          metrics: consumerMetrics,
           onHealth: setHealth,
         },
         opts,

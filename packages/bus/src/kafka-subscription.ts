@@ -6,6 +6,7 @@ import { createCaughtUpTracker, type PartitionTarget } from './caught-up.js';
 import { type DeadLetterOrigin, deadLetterHeaders } from './dead-letter.js';
 import { errorMessage, runHandlerWithRetries } from './handler-retry.js';
 import { decodeEnvelope, decodeHeaders } from './kafka-codec.js';
+import type { KafkaMetrics } from './kafka-metrics.js';
 import { checkedConcurrency, runOrderedWindow } from './ordered-window.js';
 import {
   type ConsumedMessage,
@@ -25,6 +26,9 @@ export interface KafkaSubscriptionDeps {
   handlerRetry: HandlerRetryOptions;
   partitionsConsumedConcurrently: number;
   sessionTimeoutMs: number;
+  /** Both the consumer's heartbeat interval and the pace of heartbeats while a batch runs. */
+  heartbeatIntervalMs: number;
+  metrics: KafkaMetrics;
   onHealth: (healthy: boolean) => void;
 }
 
@@ -36,8 +40,6 @@ export interface KafkaSubscription extends Subscription {
 const CONSUMER_RETRY = { initialRetryTime: 300, maxRetryTime: 5_000, retries: 10 };
 const RESTART_DELAY_MS = 2_000;
 const COMMITTED_POLL_MS = 500;
-/** kafkajs sends at most one heartbeat per heartbeatInterval (3 s) however often it is asked. */
-const HEARTBEAT_EVERY_MS = 1_000;
 /** How often resolved offsets are committed while a long batch is still running. */
 const COMMIT_EVERY_MS = 5_000;
 
@@ -89,7 +91,7 @@ export async function startKafkaSubscription(
       heartbeat().catch((error: unknown) => {
         heartbeatError ??= error;
       });
-    }, HEARTBEAT_EVERY_MS);
+    }, deps.heartbeatIntervalMs);
     try {
       await runOrderedWindow({
         items: messages,
@@ -183,6 +185,8 @@ export async function startKafkaSubscription(
       groupId,
       allowAutoTopicCreation: false,
       sessionTimeout: deps.sessionTimeoutMs,
+      // kafkajs sends at most one heartbeat per interval however often eachBatch asks.
+      heartbeatInterval: deps.heartbeatIntervalMs,
       // Bounds how long a stop waits for an idle fetch; new data returns at once anyway.
       maxWaitTimeInMs: 1_000,
       retry: {
@@ -192,8 +196,10 @@ export async function startKafkaSubscription(
       },
     });
     consumer = c;
+    deps.metrics.setJoined(groupId, false);
     c.on(c.events.CRASH, ({ payload }) => {
       crashed = true;
+      deps.metrics.setJoined(groupId, false);
       deps.onHealth(false);
       log.warn('bus consumer crashed', {
         error: errorMessage(payload.error),
@@ -204,6 +210,7 @@ export async function startKafkaSubscription(
     });
     c.on(c.events.GROUP_JOIN, ({ payload }) => {
       crashed = false;
+      deps.metrics.setJoined(groupId, true);
       deps.onHealth(true);
       // kafkajs would resolve "latest" at its first fetch, later than subscribe() resolved, and
       // so skip messages published in between. Starting at the end seen at subscribe time makes
@@ -220,6 +227,10 @@ export async function startKafkaSubscription(
     c.on(c.events.FETCH, () => {
       crashed = false;
     });
+    c.on(c.events.END_BATCH_PROCESS, ({ payload }) => {
+      deps.metrics.setLag(groupId, payload.topic, payload.partition, Number(payload.offsetLag));
+    });
+    c.on(c.events.STOP, () => deps.metrics.setJoined(groupId, false));
     await c.connect();
     await c.subscribe({ topics, fromBeginning });
     await c.run({

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { migrate } from '@msg/db';
 import pg from 'pg';
-import { outboxMigrationSql } from '../src/index.js';
-import { testDatabaseUrl } from './helpers.js';
+import { OUTBOX_MIGRATIONS_DIR } from '../src/index.js';
+import { quietLogger, testDatabaseUrl } from './helpers.js';
 
 export interface TestSchema {
   pool: pg.Pool;
@@ -11,12 +12,11 @@ export interface TestSchema {
   drop(): Promise<void>;
 }
 
-/** A schema of its own per test file, with the outbox tables, dropped afterwards. */
+/** A schema of its own per test file, with the outbox tables (the package's migration), dropped afterwards. */
 export async function createTestSchema(): Promise<TestSchema> {
   const pool = new pg.Pool({ connectionString: testDatabaseUrl, max: 6 });
   const schema = `bus_test_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
-  await pool.query(`CREATE SCHEMA "${schema}"`);
-  await pool.query(outboxMigrationSql(schema));
+  await migrate({ pool, schema, migrationsDirs: [OUTBOX_MIGRATIONS_DIR], logger: quietLogger() });
   return {
     pool,
     schema,
