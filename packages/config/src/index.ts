@@ -20,4 +20,12 @@ export {
   url,
 } from './fields.js';
 export { type Env, type ExitIo, exitOnConfigError, loadConfig } from './load-config.js';
-export { databaseSettings, kafkaSettings, serviceSettings, trustSettings } from './settings.js';
+export {
+  databaseSettings,
+  deployedDatabaseSettings,
+  deployedKafkaSettings,
+  kafkaConsumerSettings,
+  kafkaSettings,
+  serviceSettings,
+  trustSettings,
+} from './settings.js';

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { envField, splitList } from './env-field.js';
-import { enumOf, logLevel, port, url } from './fields.js';
+import { durationMs, enumOf, logLevel, port, url } from './fields.js';
 
 /**
  * Settings every service shares. Each fragment is a schema of its own (describeConfig and
@@ -47,6 +47,39 @@ export const kafkaSettings = z.object({
     .describe(
       'Kafka bootstrap brokers as host:port, comma-separated; unset uses the in-process bus',
     ),
+});
+
+/**
+ * What a service needs when it runs as its own process (the deployed shape): a real database and
+ * real brokers, both required — unlike databaseSettings and kafkaSettings, where unset picks the
+ * embedded stand-ins of the all-in-one suite.
+ */
+export const deployedDatabaseSettings = z.object({
+  DATABASE_URL: url({ protocols: ['postgres:', 'postgresql:'] }).describe(
+    'Postgres connection URL; the service keeps its tables in its own schema there',
+  ),
+});
+
+/**
+ * Consumer-group timing. A member that stops heartbeating (kill -9, a lost node) keeps its
+ * partitions until its session times out, so the session bounds how long a path stalls after a
+ * crash; the heartbeat must come several times per session. The broker accepts sessions between
+ * its group.min.session.timeout.ms (6 s by default) and group.max.session.timeout.ms (30 min).
+ */
+export const kafkaConsumerSettings = z.object({
+  KAFKA_SESSION_TIMEOUT: durationMs('10s').describe(
+    'How long the consumer group waits for a silent member before giving its partitions to the others (at least 6s, the broker minimum)',
+  ),
+  KAFKA_HEARTBEAT_INTERVAL: durationMs('1s').describe(
+    'How often a consumer tells the group it is alive; at most a third of KAFKA_SESSION_TIMEOUT',
+  ),
+});
+
+export const deployedKafkaSettings = z.object({
+  KAFKA_BROKERS: kafkaSettings.shape.KAFKA_BROKERS.unwrap().describe(
+    'Kafka bootstrap brokers as host:port, comma-separated',
+  ),
+  ...kafkaConsumerSettings.shape,
 });
 
 // The names express understands in its "trust proxy" setting, besides addresses and ranges.
