@@ -1,20 +1,24 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { loadAdminConfig, startAdmin } from '@msg/admin';
-import { loadBatchConfig, startBatch } from '@msg/batch';
+import { adminService, loadAdminConfig } from '@msg/admin';
+import { batchService, loadBatchConfig } from '@msg/batch';
 import { type Bus, createInProcessBus, createKafkaBus } from '@msg/bus';
 import { createPool, startEmbeddedPostgres } from '@msg/db';
 import { loadGatewayConfig, startGateway } from '@msg/gateway';
 import { startHlrSimulator } from '@msg/hlr-simulator';
-import { startServer } from '@msg/http';
 import type { Logger } from '@msg/logger';
-import { loadLookupLegacyConfig, startLookupLegacy } from '@msg/lookup-legacy';
-import { loadNotifierConfig, startNotifier } from '@msg/notifier';
-import { importSnapshotDirectory, loadNumbersConfig, startNumbersService } from '@msg/numbers';
-import { loadSmsConfig, startSmsService } from '@msg/sms-service';
-import { loadSmscConnectorConfig, startSmscConnector } from '@msg/smsc-connector';
+import { loadLookupLegacyConfig, lookupLegacyService } from '@msg/lookup-legacy';
+import { loadNotifierConfig, notifierService } from '@msg/notifier';
+import { importSnapshotDirectory, loadNumbersConfig, numbersService } from '@msg/numbers';
+import {
+  type BaseServiceConfig,
+  type ServiceDefinition,
+  type ServiceParts,
+  serveService,
+} from '@msg/service-kit';
+import { loadSmsConfig, smsService } from '@msg/sms-service';
+import { loadSmscConnectorConfig, smscConnectorService } from '@msg/smsc-connector';
 import { startSmscSimulator } from '@msg/smsc-simulator';
-import type { Express } from 'express';
 import got from 'got';
 import { type DemoAccount, republishAccounts, seedDemoAccount } from './admin-client.js';
 import type { SuiteConfig } from './config.js';
@@ -69,45 +73,55 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
       ? createKafkaBus({ brokers: config.KAFKA_BROKERS, clientId: 'suite', logger })
       : createInProcessBus({ logger });
     closers.push(() => bus.close());
-    const runtime = (service: string) => ({ pool, bus, logger: logger.child({ service }) });
     const common = { LOG_LEVEL: config.LOG_LEVEL, TRUSTED_PROXIES: 'loopback' };
+    /** Background starts (consumers, relays, workers) the suite waits for before it says ready. */
+    const started: Promise<void>[] = [];
 
-    /** Listens with a started service's app and registers its shutdown; returns its URL. */
-    const serve = async (started: { app: Express; stop(): Promise<void> }, port = 0) => {
-      closers.push(started.stop);
-      const server = await startServer(started.app, { port, host: '127.0.0.1', logger });
-      closers.push(server.close);
-      return server.url;
+    /**
+     * Starts a service the way its own process does (the service kit), on the shared pool and
+     * bus, on 127.0.0.1 and a free port unless given; registers its shutdown; returns its URL.
+     */
+    const serve = async <C extends BaseServiceConfig, P extends ServiceParts>(
+      definition: ServiceDefinition<C, P>,
+      serviceConfig: C,
+      port = 0,
+    ) => {
+      const service = await serveService(
+        definition,
+        serviceConfig,
+        { pool, bus, logger: logger.child({ service: definition.name }) },
+        { port, host: '127.0.0.1' },
+      );
+      closers.push(service.stop);
+      started.push(service.started);
+      return service.url;
     };
 
     const adminToken = config.ADMIN_TOKEN ?? secret();
     /** Bearer token of the numbers service's internal API (for the legacy lookup service). */
     const numbersInternalToken = secret();
     const adminUrl = await serve(
-      await startAdmin(loadAdminConfig({ ...common, ADMIN_TOKEN: adminToken }), runtime('admin')),
+      adminService,
+      loadAdminConfig({ ...common, ADMIN_TOKEN: adminToken }),
       config.ADMIN_PORT,
     );
     const batchUrl = await serve(
-      await startBatch(
-        loadBatchConfig({
-          ...common,
-          JWT_KEYS: config.JWT_KEYS ?? `k1:${secret(32)}`,
-          // With keys supplied, the first one signs.
-          JWT_ACTIVE_KID: config.JWT_KEYS?.split(':')[0] ?? 'k1',
-        }),
-        runtime('batch'),
-      ),
+      batchService,
+      loadBatchConfig({
+        ...common,
+        JWT_KEYS: config.JWT_KEYS ?? `k1:${secret(32)}`,
+        // With keys supplied, the first one signs.
+        JWT_ACTIVE_KID: config.JWT_KEYS?.split(':')[0] ?? 'k1',
+      }),
     );
-    const smsUrl = await serve(await startSmsService(loadSmsConfig(common), runtime('sms')));
+    const smsUrl = await serve(smsService, loadSmsConfig(common));
     const notifierUrl = await serve(
-      await startNotifier(
-        loadNotifierConfig({
-          ...common,
-          // The embedded suite is a developer's machine: callbacks to localhost are the point.
-          CALLBACK_ALLOW_PRIVATE_TARGETS: String(config.CALLBACK_ALLOW_PRIVATE_TARGETS),
-        }),
-        runtime('notifier'),
-      ),
+      notifierService,
+      loadNotifierConfig({
+        ...common,
+        // The embedded suite is a developer's machine: callbacks to localhost are the point.
+        CALLBACK_ALLOW_PRIVATE_TARGETS: String(config.CALLBACK_ALLOW_PRIVATE_TARGETS),
+      }),
     );
 
     // Without a real SMS centre, the simulator speaks SMPP to the connector.
@@ -127,10 +141,8 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
       binds = `smpp://suite:${password}@127.0.0.1:${simulator.port}?name=simulator&window=20&tps=1000`;
     }
     const connectorUrl = await serve(
-      await startSmscConnector(
-        loadSmscConnectorConfig({ ...common, SMSC_BINDS: binds }),
-        runtime('smsc-connector'),
-      ),
+      smscConnectorService,
+      loadSmscConnectorConfig({ ...common, SMSC_BINDS: binds }),
     );
 
     // Number intelligence: the HLR simulator unless a real provider is given, and the sample
@@ -146,30 +158,26 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
       hlr = { url: simulator.url, username: 'suite', password };
     }
     const numbersUrl = await serve(
-      await startNumbersService(
-        loadNumbersConfig({
-          ...common,
-          HLR_URL: hlr.url,
-          ...(hlr.username && { HLR_USERNAME: hlr.username }),
-          ...(hlr.password && { HLR_PASSWORD: hlr.password }),
-          NUMBERS_INTERNAL_TOKEN: numbersInternalToken,
-        }),
-        runtime('numbers'),
-      ),
+      numbersService(),
+      loadNumbersConfig({
+        ...common,
+        HLR_URL: hlr.url,
+        ...(hlr.username && { HLR_USERNAME: hlr.username }),
+        ...(hlr.password && { HLR_PASSWORD: hlr.password }),
+        NUMBERS_INTERNAL_TOKEN: numbersInternalToken,
+      }),
     );
     await importSnapshotDirectory(pool, SAMPLE_REGISTRY, logger.child({ service: 'numbers' }), {
       snapshotDate: new Date().toISOString().slice(0, 10),
     }).catch((error) => logger.warn('sample registry snapshot not imported', { error }));
 
     const lookupLegacyUrl = await serve(
-      await startLookupLegacy(
-        loadLookupLegacyConfig({
-          ...common,
-          NUMBERS_URL: numbersUrl,
-          NUMBERS_INTERNAL_TOKEN: numbersInternalToken,
-        }),
-        runtime('lookup-legacy'),
-      ),
+      lookupLegacyService,
+      loadLookupLegacyConfig({
+        ...common,
+        NUMBERS_URL: numbersUrl,
+        NUMBERS_INTERNAL_TOKEN: numbersInternalToken,
+      }),
     );
 
     const gateway = await startGateway(
@@ -200,6 +208,8 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
       numbers: numbersUrl,
       'lookup-legacy': lookupLegacyUrl,
     };
+    // On a developer's machine "ready" means usable end to end: consumers included.
+    await Promise.all(started);
     await waitReady([...Object.values(serviceUrls), gateway.url], config.READY_TIMEOUT_MS);
     if (!config.KAFKA_BROKERS) await republishAccounts(adminUrl, adminToken);
     await seedDemoAccount(adminUrl, adminToken, demo);

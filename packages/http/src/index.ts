@@ -6,8 +6,8 @@ export { type ErrorFormat, type ErrorResponse, jsonErrorFormat } from './error-f
 export * from './errors.js';
 export type { ReadinessCheck } from './health.js';
 export { problemErrorFormat, problemSlug } from './problem-format.js';
-export { type BuiltService, type RunServiceOptions, runService } from './run-service.js';
 export {
+  flushLogger,
   onSigterm,
   type ShutdownHandle,
   type ShutdownStep,

@@ -2,6 +2,7 @@ import { requireServiceToken } from '@msg/auth';
 import { openapiDocumentPath } from '@msg/contracts';
 import { createService, jsonErrorFormat, type ReadinessCheck } from '@msg/http';
 import type { Logger } from '@msg/logger';
+import type { Registry } from 'prom-client';
 import type { Accounts } from './accounts/accounts.js';
 import { createAccount } from './operations/createAccount.js';
 import { createApiKey } from './operations/createApiKey.js';
@@ -18,6 +19,8 @@ export interface AdminAppDeps {
   accounts: Accounts;
   adminToken: string;
   logger: Logger;
+  /** The service's registry (the kit's, with the bus's consumer metrics); a new one when absent. */
+  metrics?: Registry;
   readiness: ReadinessCheck[];
   trustProxy?: string[];
   validateResponses?: boolean;
@@ -32,6 +35,7 @@ export function createApp(deps: AdminAppDeps) {
     openapiPath: openapiDocumentPath('admin'),
     errorFormat: jsonErrorFormat,
     readiness: deps.readiness,
+    ...(deps.metrics && { metrics: deps.metrics }),
     ...(deps.trustProxy && { trustProxy: deps.trustProxy }),
     ...(deps.validateResponses !== undefined && { validateResponses: deps.validateResponses }),
     authenticators: {

@@ -1,17 +1,7 @@
-import {
-  databaseSettings,
-  kafkaSettings,
-  loadConfig,
-  secret,
-  serviceSettings,
-  trustSettings,
-  z,
-} from '@msg/config';
+import { loadConfig, secret, serviceSettings, trustSettings, z } from '@msg/config';
 
 export const adminSettings = z.object({
   ...serviceSettings.shape,
-  ...databaseSettings.shape,
-  ...kafkaSettings.shape,
   ...trustSettings.shape,
   ADMIN_TOKEN: secret().describe(
     'Bearer token operators and the CLI present to the internal admin API. At least 16 characters.',

@@ -1,2 +1,2 @@
 export { type AdminConfig, adminSettings, loadAdminConfig } from './config.js';
-export { startAdmin } from './service.js';
+export { adminService, startAdmin } from './service.js';

@@ -1,36 +1,40 @@
 import { fileURLToPath } from 'node:url';
-import { busReadiness, createOutboxRelay, type ServiceRuntime } from '@msg/bus';
+import { OUTBOX_MIGRATIONS_DIR } from '@msg/bus';
 import { Topics } from '@msg/contracts';
-import { createPrismaClient, databaseReadiness, migrate } from '@msg/db';
+import { createPrismaClient } from '@msg/db';
+import { defineService, type ServiceDependencies, startWithBackground } from '@msg/service-kit';
 import { ADMIN_SCHEMA, createAccounts } from './accounts/accounts.js';
 import { createApp } from './app.js';
-import type { AdminConfig } from './config.js';
+import { type AdminConfig, loadAdminConfig } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
 
 /**
- * Prepares the admin service: migrates its schema, makes sure its topic exists and starts the
- * outbox relay that publishes account states. Returns the app to listen with and a stop function.
+ * The admin service: schema "admin" and its compacted topic before it serves; once it listens,
+ * the outbox relay that publishes account states (accounts.v1).
  */
-export async function startAdmin(config: AdminConfig, { pool, bus, logger }: ServiceRuntime) {
-  await migrate({ pool, schema: ADMIN_SCHEMA, migrationsDir: MIGRATIONS_DIR, logger });
-  await bus.ensureTopics([{ topic: Topics.accounts, compacted: true }]);
-  const prisma = createPrismaClient(PrismaClient, pool);
-  const relay = createOutboxRelay({ pool, schema: ADMIN_SCHEMA, bus, logger });
-  relay.start();
-  const app = createApp({
-    accounts: createAccounts({ prisma }),
-    adminToken: config.ADMIN_TOKEN,
-    logger,
-    readiness: [databaseReadiness(pool), busReadiness(bus)],
-    trustProxy: config.TRUSTED_PROXIES,
-  });
-  return {
-    app,
-    async stop() {
-      await relay.stop();
-      await prisma.$disconnect();
-    },
-  };
-}
+export const adminService = defineService({
+  name: 'admin',
+  loadConfig: loadAdminConfig,
+  database: { schema: ADMIN_SCHEMA, migrations: [OUTBOX_MIGRATIONS_DIR, MIGRATIONS_DIR] },
+  topics: [{ topic: Topics.accounts, compacted: true }],
+  async start(config: AdminConfig, kit) {
+    const prisma = createPrismaClient(PrismaClient, kit.pool);
+    kit.onStop('prisma', () => prisma.$disconnect());
+    kit.outboxRelay();
+    const app = createApp({
+      accounts: createAccounts({ prisma }),
+      adminToken: config.ADMIN_TOKEN,
+      logger: kit.logger,
+      metrics: kit.metrics,
+      readiness: kit.readiness,
+      trustProxy: config.TRUSTED_PROXIES,
+    });
+    return { app };
+  },
+});
+
+/** The whole service, relay included, without listening (component tests). */
+export const startAdmin = (config: AdminConfig, dependencies: ServiceDependencies) =>
+  startWithBackground(adminService, config, dependencies);

@@ -3,6 +3,7 @@ import { createService, jsonErrorFormat, type ReadinessCheck } from '@msg/http';
 import type { Logger } from '@msg/logger';
 import type { RequestHandler } from 'express';
 import type pg from 'pg';
+import type { Registry } from 'prom-client';
 import { cancelBatch } from './operations/cancelBatch.js';
 import { type CreateAccessTokenDeps, createAccessToken } from './operations/createAccessToken.js';
 import { type CreateBatchDeps, createBatch } from './operations/createBatch.js';
@@ -23,6 +24,8 @@ export interface BatchAppDeps extends CreateAccessTokenDeps {
   /** How long a batch is kept after it ends (BATCH_RETENTION). */
   retentionMs: number;
   logger: Logger;
+  /** The service's registry (the kit's, with the bus's consumer metrics); a new one when absent. */
+  metrics?: Registry;
   readiness: ReadinessCheck[];
   trustProxy?: string[];
   validateResponses?: boolean;
@@ -36,6 +39,7 @@ export function createApp(deps: BatchAppDeps) {
     openapiPath: openapiDocumentPath('batch'),
     errorFormat: jsonErrorFormat,
     readiness: deps.readiness,
+    ...(deps.metrics && { metrics: deps.metrics }),
     ...(deps.trustProxy && { trustProxy: deps.trustProxy }),
     ...(deps.validateResponses !== undefined && { validateResponses: deps.validateResponses }),
     authenticators: { bearerAuth: deps.bearer },

@@ -1,10 +1,8 @@
 import {
   ConfigError,
-  databaseSettings,
   durationMs,
   envField,
   int,
-  kafkaSettings,
   loadConfig,
   serviceSettings,
   splitList,
@@ -28,8 +26,6 @@ function parseKeyRing(raw: string): { kid: string; secret: string }[] | undefine
 
 export const batchSettings = z.object({
   ...serviceSettings.shape,
-  ...databaseSettings.shape,
-  ...kafkaSettings.shape,
   ...trustSettings.shape,
   JWT_ISSUER: z
     .string()

@@ -1,2 +1,2 @@
 export { type BatchConfig, batchSettings, loadBatchConfig } from './config.js';
-export { startBatch } from './service.js';
+export { batchService, startBatch } from './service.js';

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import type { AccountState, CallbackRequest, EventEnvelope, SmsOutbound } from '@msg/contracts';
 import { migrate } from '@msg/db';
 import { createLogger, type Logger } from '@msg/logger';
@@ -11,8 +10,7 @@ import { batchById } from '../src/batches/batch-row.js';
 import { expandNextChunk } from '../src/processing/expand-next-chunk.js';
 import { startNextDueBatch } from '../src/processing/start-due-batches.js';
 import type { WorkerConfig, WorkerContext } from '../src/processing/worker-context.js';
-
-const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
+import { BATCH_MIGRATIONS } from '../src/service.js';
 
 export const testLogger: Logger = createLogger({
   service: 'batch-processing-test',
@@ -36,7 +34,7 @@ export async function startProcessingDatabase() {
 
 /** Migrates the batch schema on any pool (real Postgres in the integration tier). */
 export async function migrateBatchSchema(pool: pg.Pool): Promise<void> {
-  await migrate({ pool, schema: 'batch', migrationsDir: MIGRATIONS_DIR, logger: testLogger });
+  await migrate({ pool, schema: 'batch', migrationsDirs: BATCH_MIGRATIONS, logger: testLogger });
 }
 
 /** An active account with batch SMS; override anything. */

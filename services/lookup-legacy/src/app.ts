@@ -2,6 +2,7 @@ import { openapiDocumentPath } from '@msg/contracts';
 import { createService, jsonErrorFormat, type ReadinessCheck } from '@msg/http';
 import type { Logger } from '@msg/logger';
 import type { RequestHandler } from 'express';
+import type { Registry } from 'prom-client';
 import type { Lookup } from './lookup/lookup.js';
 import { lookupAdvanced } from './operations/lookupAdvanced.js';
 import { lookupBasic } from './operations/lookupBasic.js';
@@ -12,6 +13,8 @@ export interface LookupLegacyAppDeps {
   /** The document's basicAuth: authentication, account guards and rate limit (see access.ts). */
   basicAuth: RequestHandler;
   logger: Logger;
+  /** The service's registry (the kit's, with the bus's consumer metrics); a new one when absent. */
+  metrics?: Registry;
   readiness: ReadinessCheck[];
   trustProxy?: string[];
   validateResponses?: boolean;
@@ -27,6 +30,7 @@ export function createApp(deps: LookupLegacyAppDeps) {
     // Every operation is a GET without a body.
     bodyLimit: '1kb',
     readiness: deps.readiness,
+    ...(deps.metrics && { metrics: deps.metrics }),
     ...(deps.trustProxy && { trustProxy: deps.trustProxy }),
     ...(deps.validateResponses !== undefined && { validateResponses: deps.validateResponses }),
     authenticators: { basicAuth: deps.basicAuth },

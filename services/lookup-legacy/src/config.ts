@@ -1,6 +1,5 @@
 import {
   durationMs,
-  kafkaSettings,
   loadConfig,
   secret,
   serviceSettings,
@@ -11,7 +10,6 @@ import {
 
 export const lookupLegacySettings = z.object({
   ...serviceSettings.shape,
-  ...kafkaSettings.shape,
   ...trustSettings.shape,
   NUMBERS_URL: url({ protocols: ['http:', 'https:'] }).describe(
     'Base URL of the number intelligence service (its /internal/v1/numbers API), no trailing slash',

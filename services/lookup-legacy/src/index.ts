@@ -4,7 +4,7 @@ export {
   lookupLegacySettings,
 } from './config.js';
 export {
-  type LookupLegacyRuntime,
   type LookupLegacyService,
+  lookupLegacyService,
   startLookupLegacy,
 } from './service.js';

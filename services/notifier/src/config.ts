@@ -1,10 +1,8 @@
 import {
   bool,
   csv,
-  databaseSettings,
   durationMs,
   int,
-  kafkaSettings,
   loadConfig,
   secret,
   serviceSettings,
@@ -14,8 +12,6 @@ import {
 
 export const notifierSettings = z.object({
   ...serviceSettings.shape,
-  ...databaseSettings.shape,
-  ...kafkaSettings.shape,
   ...trustSettings.shape,
   CALLBACK_TIMEOUT_MS: int({ min: 100, max: 120_000, default: 10_000 }).describe(
     'Deadline of one delivery attempt in milliseconds (connect, send, wait for the answer).',

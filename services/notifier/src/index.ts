@@ -1,2 +1,2 @@
 export { loadNotifierConfig, type NotifierConfig, notifierSettings } from './config.js';
-export { type Notifier, startNotifier } from './service.js';
+export { type Notifier, notifierService, startNotifier } from './service.js';

@@ -1,12 +1,11 @@
 import { fileURLToPath } from 'node:url';
-import { busReadiness, createOutboxRelay, type ServiceRuntime } from '@msg/bus';
+import { OUTBOX_MIGRATIONS_DIR } from '@msg/bus';
 import { Topics } from '@msg/contracts';
-import { databaseReadiness, migrate } from '@msg/db';
 import { createService } from '@msg/http';
+import { defineService, type ServiceDependencies, startWithBackground } from '@msg/service-kit';
 import { createCallbackSender } from '@msg/webhooks';
-import { Registry } from 'prom-client';
 import { NOTIFIER_SCHEMA } from './callback-store.js';
-import type { NotifierConfig } from './config.js';
+import { loadNotifierConfig, type NotifierConfig } from './config.js';
 import { createDeliveryLoop } from './delivery-loop.js';
 import { createNotifierMetrics } from './metrics.js';
 import { subscribeToCallbackRequests } from './request-consumer.js';
@@ -17,76 +16,71 @@ const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta
 const LEASE_MARGIN_MS = 30_000;
 
 /**
- * Starts the notifier: its schema, the consumer of callbacks.v1, the delivery loop and the
- * outbox relay of callbacks.dlq.v1. The app serves only /healthz, /readyz and /metrics.
+ * The notifier: its schema and topics before it serves; once it listens, the outbox relay of
+ * callbacks.dlq.v1 (drained at shutdown), the delivery loop and the consumer of callbacks.v1.
+ * The app serves only /healthz, /readyz and /metrics.
  */
-export async function startNotifier(config: NotifierConfig, { pool, bus, logger }: ServiceRuntime) {
-  await migrate({ pool, schema: NOTIFIER_SCHEMA, migrationsDir: MIGRATIONS_DIR, logger });
-  await bus.ensureTopics([{ topic: Topics.callbacks }, { topic: Topics.callbacksDlq }]);
-
-  const registry = new Registry();
-  registry.setDefaultLabels({ service: 'notifier' });
-  const sender = createCallbackSender({
-    logger,
-    timeoutMs: config.CALLBACK_TIMEOUT_MS,
-    allowPrivateTargets: config.CALLBACK_ALLOW_PRIVATE_TARGETS,
-    allowedHosts: config.CALLBACK_ALLOWED_HOSTS ?? [],
-    ...(config.CALLBACK_SIGNING_SECRET && { signingSecret: config.CALLBACK_SIGNING_SECRET }),
-    userAgent: 'msg-notifier/1',
-  });
-  const loop = createDeliveryLoop({
-    pool,
-    sender,
-    limiter: createTargetLimiter({
-      perTarget: config.NOTIFIER_PER_TARGET_CONCURRENCY,
-      global: config.NOTIFIER_CONCURRENCY,
-    }),
-    metrics: createNotifierMetrics(registry),
-    logger,
-    pollMs: config.NOTIFIER_POLL_MS,
-    leaseMs: config.CALLBACK_TIMEOUT_MS + LEASE_MARGIN_MS,
-    backoff: { baseMs: config.CALLBACK_RETRY_BASE, maxMs: config.CALLBACK_RETRY_MAX },
-  });
-  const relay = createOutboxRelay({
-    pool,
-    schema: NOTIFIER_SCHEMA,
-    bus,
-    logger,
-    pollIntervalMs: config.NOTIFIER_POLL_MS,
-  });
-  loop.start();
-  relay.start();
-  const subscription = await subscribeToCallbackRequests({
-    bus,
-    pool,
-    logger,
-    groupId: config.NOTIFIER_CONSUMER_GROUP,
-    horizonMs: config.CALLBACK_HORIZON,
-    onStored: loop.wake,
-  });
-
-  const app = createService({
-    name: 'notifier',
-    logger,
-    metrics: registry,
-    readiness: [databaseReadiness(pool), busReadiness(bus)],
-    trustProxy: config.TRUSTED_PROXIES,
-    routes: () => {},
-  });
-
-  return {
-    app,
-    /** Stops taking requests, lets attempts in flight finish, publishes pending dead letters. */
-    async stop(): Promise<void> {
-      await subscription.stop();
-      await loop.stop();
-      await relay.stop();
-      await relay.drain().catch((error) => {
-        logger.warn('dead letters left in the outbox', { error: String(error) });
+export const notifierService = defineService({
+  name: 'notifier',
+  loadConfig: loadNotifierConfig,
+  database: { schema: NOTIFIER_SCHEMA, migrations: [OUTBOX_MIGRATIONS_DIR, MIGRATIONS_DIR] },
+  topics: [{ topic: Topics.callbacks }, { topic: Topics.callbacksDlq }],
+  async start(config: NotifierConfig, kit) {
+    const { pool, bus, logger } = kit;
+    const sender = createCallbackSender({
+      logger,
+      timeoutMs: config.CALLBACK_TIMEOUT_MS,
+      allowPrivateTargets: config.CALLBACK_ALLOW_PRIVATE_TARGETS,
+      allowedHosts: config.CALLBACK_ALLOWED_HOSTS ?? [],
+      ...(config.CALLBACK_SIGNING_SECRET && { signingSecret: config.CALLBACK_SIGNING_SECRET }),
+      userAgent: 'msg-notifier/1',
+    });
+    kit.onStop('callback-sender', () => sender.close());
+    // Pending dead letters are published before the process goes.
+    kit.outboxRelay({ pollIntervalMs: config.NOTIFIER_POLL_MS, drainOnStop: true });
+    const loop = createDeliveryLoop({
+      pool,
+      sender,
+      limiter: createTargetLimiter({
+        perTarget: config.NOTIFIER_PER_TARGET_CONCURRENCY,
+        global: config.NOTIFIER_CONCURRENCY,
+      }),
+      metrics: createNotifierMetrics(kit.metrics),
+      logger,
+      pollMs: config.NOTIFIER_POLL_MS,
+      leaseMs: config.CALLBACK_TIMEOUT_MS + LEASE_MARGIN_MS,
+      backoff: { baseMs: config.CALLBACK_RETRY_BASE, maxMs: config.CALLBACK_RETRY_MAX },
+    });
+    // Attempts in flight finish before the relay publishes what they dead-lettered.
+    kit.afterListen('delivery-loop', () => {
+      loop.start();
+      return () => loop.stop();
+    });
+    kit.afterListen('callback-consumer', async () => {
+      const subscription = await subscribeToCallbackRequests({
+        bus,
+        pool,
+        logger,
+        groupId: config.NOTIFIER_CONSUMER_GROUP,
+        horizonMs: config.CALLBACK_HORIZON,
+        onStored: loop.wake,
       });
-      sender.close();
-    },
-  };
-}
+      return () => subscription.stop();
+    });
+    const app = createService({
+      name: 'notifier',
+      logger,
+      metrics: kit.metrics,
+      readiness: kit.readiness,
+      trustProxy: config.TRUSTED_PROXIES,
+      routes: () => {},
+    });
+    return { app };
+  },
+});
+
+/** The whole notifier, consumer and loop included, without listening (component tests). */
+export const startNotifier = (config: NotifierConfig, dependencies: ServiceDependencies) =>
+  startWithBackground(notifierService, config, dependencies);
 
 export type Notifier = Awaited<ReturnType<typeof startNotifier>>;

@@ -8,6 +8,7 @@ import {
 } from '@msg/http';
 import type { Logger } from '@msg/logger';
 import type { RequestHandler } from 'express';
+import type { Registry } from 'prom-client';
 import type { NumberLookup } from './lookup/number-lookup.js';
 import { getInternalNumber } from './operations/getInternalNumber.js';
 import { getNumber } from './operations/getNumber.js';
@@ -24,6 +25,8 @@ export interface NumbersAppDeps {
   internalBearer: RequestHandler;
   problemTypeBase: string;
   logger: Logger;
+  /** The service's registry (the kit's, with the bus's consumer metrics); a new one when absent. */
+  metrics?: Registry;
   readiness: ReadinessCheck[];
   /** The clock of every answer (valid_until, Cache-Control, quota month); injectable for tests. */
   now?: () => Date;
@@ -54,6 +57,7 @@ export function createApp(deps: NumbersAppDeps) {
     errorFormat: numbersErrorFormat(deps.problemTypeBase),
     bodyLimit: '1kb',
     readiness: deps.readiness,
+    ...(deps.metrics && { metrics: deps.metrics }),
     ...(deps.trustProxy && { trustProxy: deps.trustProxy }),
     ...(deps.validateResponses !== undefined && { validateResponses: deps.validateResponses }),
     authenticators: { basicAuth: deps.basicAuth, internalBearer: deps.internalBearer },

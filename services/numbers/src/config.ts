@@ -1,7 +1,5 @@
 import {
-  databaseSettings,
   durationMs,
-  kafkaSettings,
   loadConfig,
   secret,
   serviceSettings,
@@ -12,8 +10,6 @@ import {
 
 export const numbersSettings = z.object({
   ...serviceSettings.shape,
-  ...databaseSettings.shape,
-  ...kafkaSettings.shape,
   ...trustSettings.shape,
   PROBLEM_TYPE_BASE: url({ protocols: ['http:', 'https:'] })
     .prefault('https://api.messaging.example/problems')

@@ -4,5 +4,6 @@ export {
   migrateNumbers,
   type NumbersService,
   type NumbersServiceOptions,
+  numbersService,
   startNumbersService,
 } from './service.js';

@@ -2,6 +2,7 @@ import { openapiDocumentPath } from '@msg/contracts';
 import { createService, jsonErrorFormat, type ReadinessCheck } from '@msg/http';
 import type { Logger } from '@msg/logger';
 import type { RequestHandler } from 'express';
+import type { Registry } from 'prom-client';
 import type { Messages } from './messages/messages.js';
 import { getSms } from './operations/getSms.js';
 import { sendSms } from './operations/sendSms.js';
@@ -11,6 +12,8 @@ export interface SmsAppDeps {
   /** The document's basicAuth: authentication, account guards and rate limit (see access.ts). */
   basicAuth: RequestHandler;
   logger: Logger;
+  /** The service's registry (the kit's, with the bus's consumer metrics); a new one when absent. */
+  metrics?: Registry;
   readiness: ReadinessCheck[];
   trustProxy?: string[];
   validateResponses?: boolean;
@@ -31,6 +34,7 @@ export function createApp(deps: SmsAppDeps) {
     errorFormat: jsonErrorFormat,
     bodyLimit: SMS_BODY_LIMIT,
     readiness: deps.readiness,
+    ...(deps.metrics && { metrics: deps.metrics }),
     ...(deps.trustProxy && { trustProxy: deps.trustProxy }),
     ...(deps.validateResponses !== undefined && { validateResponses: deps.validateResponses }),
     authenticators: { basicAuth: deps.basicAuth },

@@ -1,16 +1,8 @@
-import {
-  databaseSettings,
-  kafkaSettings,
-  loadConfig,
-  serviceSettings,
-  trustSettings,
-  z,
-} from '@msg/config';
+import { loadConfig, serviceSettings, trustSettings, z } from '@msg/config';
 
+/** The service's own settings; DATABASE_URL and KAFKA_BROKERS are the service kit's. */
 export const smsSettings = z.object({
   ...serviceSettings.shape,
-  ...databaseSettings.shape,
-  ...kafkaSettings.shape,
   ...trustSettings.shape,
 });
 

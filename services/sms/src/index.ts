@@ -1,2 +1,2 @@
 export { loadSmsConfig, type SmsConfig, smsSettings } from './config.js';
-export { type SmsService, startSmsService } from './service.js';
+export { type SmsService, smsService, startSmsService } from './service.js';

@@ -263,7 +263,8 @@ describe('probes', () => {
     const ready = await request(sms.app).get('/readyz');
     expect(ready.body).toMatchObject({
       status: 'ok',
-      checks: { database: 'ok', bus: 'ok', 'account-directory': 'ok' },
+      // The bus is not a readiness check: sends go into the outbox while Kafka is away.
+      checks: { database: 'ok', 'account-directory': 'ok' },
     });
   });
 });

@@ -1,9 +1,7 @@
 import {
-  databaseSettings,
   durationMs,
   envField,
   int,
-  kafkaSettings,
   loadConfig,
   serviceSettings,
   splitList,
@@ -65,8 +63,6 @@ function parseBinds(raw: string): BindSettings[] | undefined {
 
 export const smscConnectorSettings = z.object({
   ...serviceSettings.shape,
-  ...databaseSettings.shape,
-  ...kafkaSettings.shape,
   ...trustSettings.shape,
   // Marked secret: the URLs carry the bind passwords, so no default and never printed.
   SMSC_BINDS: envField(BINDS_RULE, parseBinds)

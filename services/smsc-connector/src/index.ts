@@ -4,4 +4,4 @@ export {
   type SmscConnectorConfig,
   smscConnectorSettings,
 } from './config.js';
-export { type SmscConnector, startSmscConnector } from './service.js';
+export { type SmscConnector, smscConnectorService, startSmscConnector } from './service.js';

@@ -38,40 +38,11 @@ CREATE TABLE "admin"."api_key" (
     CONSTRAINT "api_key_pkey" PRIMARY KEY ("id")
 );
 
--- CreateTable
-CREATE TABLE "admin"."outbox_event" (
-    "seq" BIGSERIAL NOT NULL,
-    "id" UUID NOT NULL,
-    "topic" TEXT NOT NULL,
-    "key" TEXT NOT NULL,
-    "value" JSONB NOT NULL,
-    "headers" JSONB,
-    "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    "published_at" TIMESTAMPTZ(3),
-
-    CONSTRAINT "outbox_event_pkey" PRIMARY KEY ("seq")
-);
-
--- CreateTable
-CREATE TABLE "admin"."processed_event" (
-    "consumer" TEXT NOT NULL,
-    "event_id" TEXT NOT NULL,
-    "processed_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-
-    CONSTRAINT "processed_event_pkey" PRIMARY KEY ("consumer","event_id")
-);
-
 -- CreateIndex
 CREATE UNIQUE INDEX "account_name_key_key" ON "admin"."account"("name_key");
 
 -- CreateIndex
 CREATE INDEX "api_key_account_id_idx" ON "admin"."api_key"("account_id");
-
--- CreateIndex
-CREATE UNIQUE INDEX "outbox_event_id_key" ON "admin"."outbox_event"("id");
-
--- CreateIndex
-CREATE INDEX "outbox_event_unpublished_idx" ON "admin"."outbox_event"("seq") WHERE published_at IS NULL;
 
 -- AddForeignKey
 ALTER TABLE "admin"."api_key" ADD CONSTRAINT "api_key_account_id_fkey" FOREIGN KEY ("account_id") REFERENCES "admin"."account"("id") ON DELETE CASCADE ON UPDATE CASCADE;

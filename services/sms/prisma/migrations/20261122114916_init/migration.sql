@@ -22,34 +22,5 @@ CREATE TABLE "sms"."message" (
     CONSTRAINT "message_pkey" PRIMARY KEY ("id")
 );
 
--- CreateTable
-CREATE TABLE "sms"."outbox_event" (
-    "seq" BIGSERIAL NOT NULL,
-    "id" UUID NOT NULL,
-    "topic" TEXT NOT NULL,
-    "key" TEXT NOT NULL,
-    "value" JSONB NOT NULL,
-    "headers" JSONB,
-    "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    "published_at" TIMESTAMPTZ(3),
-
-    CONSTRAINT "outbox_event_pkey" PRIMARY KEY ("seq")
-);
-
--- CreateTable
-CREATE TABLE "sms"."processed_event" (
-    "consumer" TEXT NOT NULL,
-    "event_id" TEXT NOT NULL,
-    "processed_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-
-    CONSTRAINT "processed_event_pkey" PRIMARY KEY ("consumer","event_id")
-);
-
 -- CreateIndex
 CREATE INDEX "message_account_id_created_at_idx" ON "sms"."message"("account_id", "created_at");
-
--- CreateIndex
-CREATE UNIQUE INDEX "outbox_event_id_key" ON "sms"."outbox_event"("id");
-
--- CreateIndex
-CREATE INDEX "outbox_event_unpublished_idx" ON "sms"."outbox_event"("seq") WHERE published_at IS NULL;

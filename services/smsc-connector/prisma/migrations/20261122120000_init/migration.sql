@@ -66,25 +66,3 @@ CREATE TABLE "smsc_connector"."inbound_part" (
 
     CONSTRAINT "inbound_part_pkey" PRIMARY KEY ("source_addr","ref","seq")
 );
-
-CREATE TABLE "smsc_connector"."outbox_event" (
-    "seq" BIGSERIAL NOT NULL,
-    "id" UUID NOT NULL,
-    "topic" TEXT NOT NULL,
-    "key" TEXT NOT NULL,
-    "value" JSONB NOT NULL,
-    "headers" JSONB,
-    "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    "published_at" TIMESTAMPTZ(3),
-    CONSTRAINT "outbox_event_pkey" PRIMARY KEY ("seq")
-);
-CREATE UNIQUE INDEX "outbox_event_id_key" ON "smsc_connector"."outbox_event"("id");
--- The relay only ever reads unpublished rows in order; published rows stay for audit.
-CREATE INDEX "outbox_event_unpublished_idx" ON "smsc_connector"."outbox_event"("seq") WHERE "published_at" IS NULL;
-
-CREATE TABLE "smsc_connector"."processed_event" (
-    "consumer" TEXT NOT NULL,
-    "event_id" TEXT NOT NULL,
-    "processed_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    CONSTRAINT "processed_event_pkey" PRIMARY KEY ("consumer", "event_id")
-);

@@ -1,0 +1,23 @@
+export { type Deployment, loadDeployedConfig } from './deployed-config.js';
+export { type RunServiceOptions, runService } from './run-service.js';
+export { type ServingOptions, type ServingService, serveService } from './serve-service.js';
+export {
+  type BaseServiceConfig,
+  type DatabaseContext,
+  type DatabaseServiceDefinition,
+  type DatabaseSpec,
+  defineService,
+  type OutboxRelaySettings,
+  type PlainServiceDefinition,
+  type ServiceContext,
+  type ServiceDefinition,
+  type ServiceParts,
+  type Stop,
+} from './service-definition.js';
+export {
+  type ServiceDependencies,
+  type StartedService,
+  serviceRegistry,
+  startService,
+  startWithBackground,
+} from './start-service.js';

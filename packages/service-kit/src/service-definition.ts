@@ -1,0 +1,119 @@
+import type { AccountDirectory } from '@msg/auth';
+import type { Bus, TopicSpec } from '@msg/bus';
+import type { Env, LogLevel } from '@msg/config';
+import type { ReadinessCheck } from '@msg/http';
+import type { Logger } from '@msg/logger';
+import type { Express } from 'express';
+import type pg from 'pg';
+import type { Registry } from 'prom-client';
+
+/** What the kit reads from every service's own settings (serviceSettings of @msg/config). */
+export interface BaseServiceConfig {
+  readonly PORT: number;
+  readonly HOST: string;
+  readonly LOG_LEVEL: LogLevel;
+}
+
+export interface DatabaseSpec {
+  /** The service's Postgres schema; it holds all of its tables and its _prisma_migrations. */
+  schema: string;
+  /**
+   * Prisma-format migrations folders, applied in this order into `schema`: the packages' folders
+   * first (OUTBOX_MIGRATIONS_DIR of @msg/bus, ...), then the service's own prisma/migrations.
+   * Wiring one more package table into a service is one more entry here.
+   */
+  migrations: readonly string[];
+}
+
+/** Stops something the service started; awaited at shutdown. */
+export type Stop = () => Promise<void> | void;
+
+/** What a service's start function gets from the kit, whether deployed or in the embedded suite. */
+export interface ServiceContext {
+  bus: Bus;
+  logger: Logger;
+  /** The service's metric registry (labelled with its name): pass it to createService. */
+  metrics: Registry;
+  /**
+   * /readyz checks of what requests need, filled by the kit: the database, and the account
+   * directory once followed. Pass it to createService. The bus is not in it: a service whose
+   * consumers wait for Kafka still takes requests into its outbox (their health is a metric).
+   */
+  readiness: ReadinessCheck[];
+  /**
+   * Follows accounts.v1 (consumer group `<name>-accounts.<random>`: every replica reads every
+   * account), adds its readiness and closes it at shutdown. The same directory on every call.
+   */
+  accountDirectory(): Promise<AccountDirectory>;
+  /**
+   * Work that starts once the server listens — consumers, relays, workers — so that joining a
+   * consumer group (up to a session timeout after a crash) never delays the HTTP API. Started in
+   * the order registered; `start` returns how to stop it.
+   */
+  afterListen(name: string, start: () => Promise<Stop> | Stop): void;
+  /** Something to release at shutdown (a client, a sender). */
+  onStop(name: string, stop: Stop): void;
+}
+
+export interface OutboxRelaySettings {
+  /** Pause between looks at an empty outbox; the relay's default when absent. */
+  pollIntervalMs?: number;
+  /** At shutdown, publish what is still pending (a failure is logged, not fatal). */
+  drainOnStop?: boolean;
+}
+
+export interface DatabaseContext extends ServiceContext {
+  pool: pg.Pool;
+  /** The outbox relay of the service's schema, started after listening, stopped at shutdown. */
+  outboxRelay(settings?: OutboxRelaySettings): void;
+}
+
+/** What a start function returns: at least the app (never listening; the kit listens). */
+export interface ServiceParts {
+  app: Express;
+}
+
+interface CommonDefinition<C extends BaseServiceConfig> {
+  /** Service name: logger, metrics label, Kafka client id, account-directory group. */
+  name: string;
+  /** The service's own settings (without DATABASE_URL / KAFKA_BROKERS, which the kit adds). */
+  loadConfig(env: Env): C;
+  /** Topics the service publishes to or consumes, created when missing. */
+  topics?: TopicSpec[];
+}
+
+/**
+ * One service, described once for both ways to run it (runService for its own process,
+ * serveService for the embedded suite). Everything of a start-up that is not the service's own
+ * — migrations, topics, the account directory, the outbox relay, listening, readiness, shutdown
+ * order — is the kit's.
+ */
+export type ServiceDefinition<C extends BaseServiceConfig, P extends ServiceParts> =
+  | DatabaseServiceDefinition<C, P>
+  | PlainServiceDefinition<C, P>;
+
+export interface DatabaseServiceDefinition<C extends BaseServiceConfig, P extends ServiceParts>
+  extends CommonDefinition<C> {
+  database: DatabaseSpec;
+  start(config: C, context: DatabaseContext): Promise<P>;
+}
+
+/** A service without a database of its own (the legacy lookup asks another service). */
+export interface PlainServiceDefinition<C extends BaseServiceConfig, P extends ServiceParts>
+  extends CommonDefinition<C> {
+  database?: undefined;
+  start(config: C, context: ServiceContext): Promise<P>;
+}
+
+/** Identity, so the start function's context is typed from whether there is a database. */
+export function defineService<C extends BaseServiceConfig, P extends ServiceParts>(
+  definition: DatabaseServiceDefinition<C, P>,
+): ServiceDefinition<C, P>;
+export function defineService<C extends BaseServiceConfig, P extends ServiceParts>(
+  definition: PlainServiceDefinition<C, P>,
+): ServiceDefinition<C, P>;
+export function defineService<C extends BaseServiceConfig, P extends ServiceParts>(
+  definition: ServiceDefinition<C, P>,
+): ServiceDefinition<C, P> {
+  return definition;
+}

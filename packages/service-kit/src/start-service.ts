@@ -1,0 +1,167 @@
+import { type AccountDirectory, createAccountDirectory } from '@msg/auth';
+import { type Bus, createOutboxRelay } from '@msg/bus';
+import { databaseReadiness, migrate } from '@msg/db';
+import type { ReadinessCheck } from '@msg/http';
+import type { Logger } from '@msg/logger';
+import type pg from 'pg';
+import { Registry } from 'prom-client';
+import type {
+  BaseServiceConfig,
+  DatabaseContext,
+  ServiceContext,
+  ServiceDefinition,
+  ServiceParts,
+  Stop,
+} from './service-definition.js';
+import { createShutdownStack } from './shutdown-stack.js';
+
+/** What a service runs on: its own in a deployed process, shared ones in the embedded suite. */
+export interface ServiceDependencies {
+  /** Required by services with a database. */
+  pool?: pg.Pool;
+  bus: Bus;
+  logger: Logger;
+  /** The service's registry; a new one labelled with the service's name when absent. */
+  metrics?: Registry;
+}
+
+export type StartedService<P extends ServiceParts> = P & {
+  /** Starts what was registered with afterListen, in order; the same promise on every call. */
+  startBackground(): Promise<void>;
+  /** Stops everything the service started, last started first (waits for startBackground). */
+  stop(): Promise<void>;
+};
+
+export function serviceRegistry(name: string): Registry {
+  const registry = new Registry();
+  registry.setDefaultLabels({ service: name });
+  return registry;
+}
+
+/**
+ * Prepares a service up to the point where it can serve requests: migrations, topics, then the
+ * service's start function (which follows the account directory when its requests need
+ * accounts). What it registers with afterListen is left for startBackground.
+ */
+export async function startService<C extends BaseServiceConfig, P extends ServiceParts>(
+  definition: ServiceDefinition<C, P>,
+  config: C,
+  runtime: ServiceDependencies,
+): Promise<StartedService<P>> {
+  const { bus, logger } = runtime;
+  const metrics = runtime.metrics ?? serviceRegistry(definition.name);
+  const stack = createShutdownStack(logger);
+  const background: { name: string; start: () => Promise<Stop> | Stop }[] = [];
+  const readiness: ReadinessCheck[] = [];
+  let directory: Promise<AccountDirectory> | undefined;
+  let backgroundRun: Promise<void> | undefined;
+  let stopping = false;
+
+  const context: ServiceContext = {
+    bus,
+    logger,
+    metrics,
+    readiness,
+    accountDirectory() {
+      directory ??= (async () => {
+        const accounts = createAccountDirectory({
+          bus,
+          logger,
+          groupId: `${definition.name}-accounts`,
+        });
+        stack.push('account-directory', () => accounts.close());
+        await accounts.start();
+        readiness.push(accounts.readiness);
+        return accounts;
+      })();
+      return directory;
+    },
+    afterListen(name, start) {
+      background.push({ name, start });
+    },
+    onStop(name, stop) {
+      stack.push(name, stop);
+    },
+  };
+
+  async function stop(): Promise<void> {
+    stopping = true;
+    // A start in flight finishes first, so what it started is stopped too.
+    await backgroundRun?.catch(() => {});
+    await stack.unwind();
+  }
+
+  let parts: P;
+  try {
+    if (definition.database) {
+      const { pool } = runtime;
+      if (!pool) throw new Error(`${definition.name} needs a database and was given none`);
+      const { schema, migrations } = definition.database;
+      await migrate({ pool, schema, migrationsDirs: migrations, logger });
+      readiness.push(databaseReadiness(pool));
+      if (definition.topics) await bus.ensureTopics(definition.topics);
+      const databaseContext: DatabaseContext = {
+        ...context,
+        pool,
+        outboxRelay({ pollIntervalMs, drainOnStop = false } = {}) {
+          const relay = createOutboxRelay({
+            pool,
+            schema,
+            bus,
+            logger,
+            ...(pollIntervalMs !== undefined && { pollIntervalMs }),
+          });
+          context.afterListen('outbox-relay', () => {
+            relay.start();
+            return async () => {
+              await relay.stop();
+              if (!drainOnStop) return;
+              await relay.drain().catch((error: unknown) => {
+                logger.warn('events left in the outbox', { error: String(error) });
+              });
+            };
+          });
+        },
+      };
+      parts = await definition.start(config, databaseContext);
+    } else {
+      if (definition.topics) await bus.ensureTopics(definition.topics);
+      parts = await definition.start(config, context);
+    }
+  } catch (error) {
+    await stack.unwind().catch(() => {});
+    throw error;
+  }
+
+  return Object.assign(parts, {
+    startBackground() {
+      backgroundRun ??= (async () => {
+        for (const { name, start } of background) {
+          if (stopping) return;
+          stack.push(name, await start());
+        }
+      })();
+      return backgroundRun;
+    },
+    stop,
+  });
+}
+
+/**
+ * A service fully started — background included — without listening: what component tests
+ * drive through supertest.
+ */
+export async function startWithBackground<C extends BaseServiceConfig, P extends ServiceParts>(
+  definition: ServiceDefinition<C, P>,
+  config: C,
+  dependencies: ServiceDependencies,
+): Promise<StartedService<P>> {
+  const service = await startService(definition, config, dependencies);
+  try {
+    await service.startBackground();
+  } catch (error) {
+    await service.stop().catch(() => {});
+    throw error;
+  }
+  return service;
+}
