@@ -45,6 +45,7 @@ export {
   type RateLimiter,
   type RateLimiterOptions,
 } from './rate-limiter.js';
+export { requireAccount } from './require-account.js';
 export {
   DEFAULT_SCRYPT_PARAMS,
   hashSecret,

@@ -1,4 +1,5 @@
 import type { RateLimiter } from '@msg/auth';
+import { requireAccount } from '@msg/auth';
 import { RateLimitedError } from '@msg/http';
 import type { Logger } from '@msg/logger';
 import type { RequestHandler } from 'express';
@@ -6,7 +7,7 @@ import type pg from 'pg';
 import type { BatchConfig } from '../config.js';
 import { refuseDeclaredOversize, requireGzip } from '../intake/gzip-body.js';
 import { receiveBatch } from '../intake/receive-batch.js';
-import { requireAccount } from './require-account.js';
+import { ACCESS_TOKEN_REQUIRED } from './access-token.js';
 
 export interface CreateBatchDeps {
   pool: pg.Pool;
@@ -36,7 +37,7 @@ export function createBatch({ pool, limiter, config, logger }: CreateBatchDeps):
       // Account standing (403) and the account's request rate were checked by the bearerAuth
       // authenticator. What is refused without reading the body does not use up this second's
       // create: a client fixing its Content-Encoding may send again at once.
-      const account = requireAccount(req);
+      const account = requireAccount(req, ACCESS_TOKEN_REQUIRED);
       requireGzip(req);
       refuseDeclaredOversize(req, limits);
       const verdict = limiter.take(`batch-create:${account.id}`, CREATE_RATE);

@@ -1,3 +1,4 @@
+import { requireAccount } from '@msg/auth';
 import type { operations } from '@msg/contracts/batch';
 import type { Sql } from '@msg/db';
 import { NotFoundError } from '@msg/http';
@@ -5,7 +6,7 @@ import type { RequestHandler } from 'express';
 import { findBatch } from '../batches/batch-row.js';
 import { readDelta } from '../batches/delta.js';
 import { toSummary } from '../batches/summary.js';
-import { requireAccount } from './require-account.js';
+import { ACCESS_TOKEN_REQUIRED } from './access-token.js';
 
 type Query = NonNullable<operations['pollBatchWithDelta']['parameters']['query']>;
 
@@ -20,7 +21,11 @@ export function pollBatchWithDelta(
   return async (req, res) => {
     // The validator has checked the bounds and applied the defaults (0 and 500).
     const { last_sequence_id = 0, max_delta_size = 500 } = req.query;
-    const row = await findBatch(sql, requireAccount(req).id, req.params.batch_id);
+    const row = await findBatch(
+      sql,
+      requireAccount(req, ACCESS_TOKEN_REQUIRED).id,
+      req.params.batch_id,
+    );
     if (!row) throw new NotFoundError(`batch ${req.params.batch_id} not found`);
     const page = await readDelta(sql, row.id, Number(last_sequence_id), Number(max_delta_size));
     res.json({

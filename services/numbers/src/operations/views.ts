@@ -1,6 +1,5 @@
-import type { AccountState } from '@msg/contracts';
-import { UnauthorizedError } from '@msg/http';
-import type { Request, RequestHandler } from 'express';
+import { requireAccount } from '@msg/auth';
+import type { RequestHandler } from 'express';
 import { sendView, type ViewAnswer } from '../http/representation.js';
 import type { NumberLookup, ResolvedBase } from '../lookup/number-lookup.js';
 import type { Quota } from '../quota.js';
@@ -12,11 +11,6 @@ export interface ViewDeps {
   lookup: NumberLookup;
   quota: Quota;
   now: () => Date;
-}
-
-function requireAccount(req: Pick<Request, 'account'>): AccountState {
-  if (!req.account) throw new UnauthorizedError();
-  return req.account;
 }
 
 function canonicalPath(resolved: ResolvedBase, view: ViewName): string | undefined {

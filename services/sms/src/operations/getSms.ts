@@ -1,6 +1,6 @@
+import { requireAccount } from '@msg/auth';
 import type { RequestHandler } from 'express';
 import type { Messages } from '../messages/messages.js';
-import { requireAccount } from './require-account.js';
 
 /** GET /v1/sms/{messageId} — the status of one of the caller's messages. */
 export function getSms(messages: Messages): RequestHandler<{ messageId: string }> {

@@ -1,7 +1,7 @@
+import { requireAccount } from '@msg/auth';
 import type { RequestHandler } from 'express';
 import type { Messages } from '../messages/messages.js';
 import { checkSendRequest, type SendSmsBody } from '../messages/send-request.js';
-import { requireAccount } from './require-account.js';
 
 /**
  * POST /v1/sms/send — 202 Accepted with the messageId once the message and its outbound event

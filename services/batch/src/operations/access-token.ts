@@ -1,0 +1,2 @@
+/** How batch operations word a missing account (401): the bearer token is what was missing. */
+export const ACCESS_TOKEN_REQUIRED = 'access token required';
