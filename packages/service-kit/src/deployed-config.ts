@@ -42,9 +42,7 @@ export function loadDeployedConfig<C extends BaseServiceConfig, P extends Servic
   const config = attempt(() => definition.loadConfig(env));
   const deployment = attempt(
     (): Deployment =>
-      definition.database
-        ? loadConfig(withDatabase, env)
-        : loadConfig(deployedKafkaSettings, env),
+      definition.database ? loadConfig(withDatabase, env) : loadConfig(deployedKafkaSettings, env),
   );
   if (deployment && deployment.KAFKA_HEARTBEAT_INTERVAL * 3 > deployment.KAFKA_SESSION_TIMEOUT) {
     problems.push(

@@ -4,8 +4,8 @@ import { createPool } from '@msg/db';
 import { flushLogger, onSigterm } from '@msg/http';
 import { createLogger } from '@msg/logger';
 import { loadDeployedConfig } from './deployed-config.js';
-import type { BaseServiceConfig, ServiceDefinition, ServiceParts } from './service-definition.js';
 import { type ServingService, serveService } from './serve-service.js';
+import type { BaseServiceConfig, ServiceDefinition, ServiceParts } from './service-definition.js';
 import { serviceRegistry } from './start-service.js';
 
 export interface RunServiceOptions {
