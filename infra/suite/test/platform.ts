@@ -59,10 +59,26 @@ async function waitReady(url: string, child: ChildProcess, output: () => string)
       retry: { limit: 0 },
       timeout: { request: 2000 },
     }).catch(() => undefined);
-    if (res?.statusCode === 200) return;
+    if (res?.statusCode === 200 && (await backgroundStarted(url))) return;
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`${url} not ready in time:\n${output()}`);
+}
+
+/**
+ * A service serves (and is ready) before its consumers have joined their groups; a test that
+ * sends at once would race a consumer group created for the first time, which only reads what
+ * arrives after it joined. So a service counts as started once the kit's service_started metric
+ * says so; a process without that metric (a simulator, the gateway) once it is ready.
+ */
+async function backgroundStarted(readyUrl: string): Promise<boolean> {
+  const metrics = await got(new URL('/metrics', readyUrl), {
+    throwHttpErrors: false,
+    retry: { limit: 0 },
+    timeout: { request: 2000 },
+  }).catch(() => undefined);
+  const started = /^service_started(?:\{[^}]*\})? (\d+)/m.exec(metrics?.body ?? '');
+  return started === null || started[1] === '1';
 }
 
 /** One process of a {@link ProcessGroup}: started, killed and started again on the same port. */

@@ -4,7 +4,7 @@ import { databaseReadiness, migrate } from '@msg/db';
 import type { ReadinessCheck } from '@msg/http';
 import type { Logger } from '@msg/logger';
 import type pg from 'pg';
-import { Registry } from 'prom-client';
+import { Gauge, Registry } from 'prom-client';
 import type {
   BaseServiceConfig,
   DatabaseContext,
@@ -50,6 +50,11 @@ export async function startService<C extends BaseServiceConfig, P extends Servic
 ): Promise<StartedService<P>> {
   const { bus, logger } = runtime;
   const metrics = runtime.metrics ?? serviceRegistry(definition.name);
+  const startedGauge = new Gauge({
+    name: 'service_started',
+    help: 'Whether the consumers, relays and workers have started (1); the HTTP API serves before',
+    registers: [metrics],
+  });
   const stack = createShutdownStack(logger);
   const background: { name: string; start: () => Promise<Stop> | Stop }[] = [];
   const readiness: ReadinessCheck[] = [];
@@ -140,6 +145,7 @@ export async function startService<C extends BaseServiceConfig, P extends Servic
           if (stopping) return;
           stack.push(name, await start());
         }
+        startedGauge.set(1);
       })();
       return backgroundRun;
     },

@@ -190,10 +190,16 @@ describe('serveService', () => {
     expect(ready.body.checks).toEqual({ database: 'ok', 'account-directory': 'ok' });
     expect(backgroundDone).toBe(false);
     expect(events).not.toContain('joined kit-consumer');
+    expect((await request(service.url).get('/metrics')).text).toMatch(
+      /^service_started\{[^}]*\} 0$/m,
+    );
 
     joined.open();
     await service.started;
     expect(events).toContain('worker started');
+    expect((await request(service.url).get('/metrics')).text).toMatch(
+      /^service_started\{[^}]*\} 1$/m,
+    );
     await service.stop();
   });
 

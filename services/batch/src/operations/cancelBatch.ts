@@ -6,7 +6,7 @@ import type pg from 'pg';
 import { queueBatchEvent } from '../batches/batch-events.js';
 import { BATCH_TABLE, type BatchRow, findBatch } from '../batches/batch-row.js';
 import { toSummary } from '../batches/summary.js';
-import { ACCESS_TOKEN_REQUIRED } from './access-token.js';
+import { TOKEN_REQUIRED } from './token-required.js';
 
 /** Statuses cancel may leave: the batch has not started processing. */
 const CANCELABLE = new Set<BatchRow['status']>(['created', 'scheduled']);
@@ -26,7 +26,7 @@ export function cancelBatch({ pool, retentionMs }: CancelBatchDeps): RequestHand
   batch_id: string;
 }> {
   return async (req, res) => {
-    const accountId = requireAccount(req, ACCESS_TOKEN_REQUIRED).id;
+    const accountId = requireAccount(req, TOKEN_REQUIRED).id;
     const canceled = await withTransaction(pool, async (client) => {
       const row = await findBatch(client, accountId, req.params.batch_id, { lock: true });
       if (!row) throw new NotFoundError(`batch ${req.params.batch_id} not found`);

@@ -7,7 +7,7 @@ import type pg from 'pg';
 import type { BatchConfig } from '../config.js';
 import { refuseDeclaredOversize, requireGzip } from '../intake/gzip-body.js';
 import { receiveBatch } from '../intake/receive-batch.js';
-import { ACCESS_TOKEN_REQUIRED } from './access-token.js';
+import { TOKEN_REQUIRED } from './token-required.js';
 
 export interface CreateBatchDeps {
   pool: pg.Pool;
@@ -37,7 +37,7 @@ export function createBatch({ pool, limiter, config, logger }: CreateBatchDeps):
       // Account standing (403) and the account's request rate were checked by the bearerAuth
       // authenticator. What is refused without reading the body does not use up this second's
       // create: a client fixing its Content-Encoding may send again at once.
-      const account = requireAccount(req, ACCESS_TOKEN_REQUIRED);
+      const account = requireAccount(req, TOKEN_REQUIRED);
       requireGzip(req);
       refuseDeclaredOversize(req, limits);
       const verdict = limiter.take(`batch-create:${account.id}`, CREATE_RATE);

@@ -4,16 +4,12 @@ import { NotFoundError } from '@msg/http';
 import type { RequestHandler } from 'express';
 import { findBatch } from '../batches/batch-row.js';
 import { toNotificationSettings, toSmsConfig, toSummary } from '../batches/summary.js';
-import { ACCESS_TOKEN_REQUIRED } from './access-token.js';
+import { TOKEN_REQUIRED } from './token-required.js';
 
 /** GET /v1/batches/{batch_id}: summary and settings; 404 for unknown or other accounts' batches. */
 export function getBatch(sql: Sql): RequestHandler<{ batch_id: string }> {
   return async (req, res) => {
-    const row = await findBatch(
-      sql,
-      requireAccount(req, ACCESS_TOKEN_REQUIRED).id,
-      req.params.batch_id,
-    );
+    const row = await findBatch(sql, requireAccount(req, TOKEN_REQUIRED).id, req.params.batch_id);
     if (!row) throw new NotFoundError(`batch ${req.params.batch_id} not found`);
     res.json({
       batch_status_summary: toSummary(row),

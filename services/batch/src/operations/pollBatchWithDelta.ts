@@ -6,7 +6,7 @@ import type { RequestHandler } from 'express';
 import { findBatch } from '../batches/batch-row.js';
 import { readDelta } from '../batches/delta.js';
 import { toSummary } from '../batches/summary.js';
-import { ACCESS_TOKEN_REQUIRED } from './access-token.js';
+import { TOKEN_REQUIRED } from './token-required.js';
 
 type Query = NonNullable<operations['pollBatchWithDelta']['parameters']['query']>;
 
@@ -21,11 +21,7 @@ export function pollBatchWithDelta(
   return async (req, res) => {
     // The validator has checked the bounds and applied the defaults (0 and 500).
     const { last_sequence_id = 0, max_delta_size = 500 } = req.query;
-    const row = await findBatch(
-      sql,
-      requireAccount(req, ACCESS_TOKEN_REQUIRED).id,
-      req.params.batch_id,
-    );
+    const row = await findBatch(sql, requireAccount(req, TOKEN_REQUIRED).id, req.params.batch_id);
     if (!row) throw new NotFoundError(`batch ${req.params.batch_id} not found`);
     const page = await readDelta(sql, row.id, Number(last_sequence_id), Number(max_delta_size));
     res.json({

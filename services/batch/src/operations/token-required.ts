@@ -1,2 +1,2 @@
 /** How batch operations word a missing account (401): the bearer token is what was missing. */
-export const ACCESS_TOKEN_REQUIRED = 'access token required';
+export const TOKEN_REQUIRED = 'access token required';
