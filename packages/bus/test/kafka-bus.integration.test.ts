@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { makeEvent, Topics } from '@msg/contracts';
 import { ConfigResourceTypes, Kafka, logLevel } from 'kafkajs';
+import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Bus, createKafkaBus, DeadLetterHeader } from '../src/index.js';
 import { busContract } from './bus-contract.js';
@@ -77,6 +78,49 @@ describe('kafka bus', () => {
 
   it('when connected, then the bus is ready', async () => {
     await eventually(() => expect(bus.isReady()).toBe(true));
+  });
+
+  it('when a consumer joins, handles and stops, then its group membership and lag are metrics', async () => {
+    const metrics = new Registry();
+    const observed = createKafkaBus({
+      brokers: testKafkaBrokers,
+      clientId: 'bus-metrics-test',
+      logger: quietLogger(),
+      metrics,
+    });
+    const topic = uniqueName('metrics');
+    const groupId = uniqueName('g');
+    const value = async (name: string, labels: Record<string, string>) => {
+      const metric = (await metrics.getMetricsAsJSON()).find((m) => m.name === name);
+      const sample = metric?.values.find((v) =>
+        Object.entries(labels).every(([k, l]) => v.labels[k] === l),
+      );
+      return sample?.value;
+    };
+    try {
+      await observed.ensureTopics([{ topic, partitions: 1 }]);
+      const handled: number[] = [];
+      const sub = await observed.subscribe({
+        groupId,
+        topics: [topic],
+        handler: async (msg) => {
+          handled.push(payloadOf(msg).n);
+        },
+      });
+      await eventually(async () =>
+        expect(await value('bus_consumer_joined', { group: groupId })).toBe(1),
+      );
+      await observed.publish(topic, [message('a', 1), message('a', 2)]);
+      await eventually(() => expect(handled).toEqual([1, 2]));
+      await eventually(async () =>
+        expect(await value('bus_consumer_lag', { group: groupId, topic, partition: '0' })).toBe(0),
+      );
+      expect(await value('bus_connected', {})).toBe(1);
+      await sub.stop();
+      expect(await value('bus_consumer_joined', { group: groupId })).toBe(0);
+    } finally {
+      await observed.close();
+    }
   });
 
   it('when handlers run longer than the session timeout, then heartbeats keep the partition and each message is handled once', async () => {

@@ -75,7 +75,6 @@ export async function runService<C extends BaseServiceConfig, P extends ServiceP
     exit(1);
     return;
   }
-  logger.info('listening', { service: name, url: service.url });
 
   let failedStart = false;
   const shutdown = onSigterm([{ name, close: service.stop }, ...closeClients], logger, {
