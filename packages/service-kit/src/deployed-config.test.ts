@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig, serviceSettings, z } from '@msg/config';
+import { loadConfig, serviceSettings, z } from '@msg/config';
 import { describe, expect, it } from 'vitest';
 import { loadDeployedConfig } from './deployed-config.js';
 import { defineService } from './service-definition.js';
@@ -17,29 +17,20 @@ const withDatabase = defineService({
 });
 const withoutDatabase = defineService({ name: 'no-db', loadConfig: loadOwn, start });
 
-function problemsOf(load: () => unknown): readonly string[] {
-  try {
-    load();
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
-}
+/** Asserts that loading fails with a ConfigError listing exactly these problems. */
+const refusedWith = (problems: unknown) =>
+  expect.objectContaining({ name: 'ConfigError', problems });
 
 describe('loadDeployedConfig', () => {
   it('when DATABASE_URL and KAFKA_BROKERS are both missing, then one error names both', () => {
-    const problems = problemsOf(() => loadDeployedConfig(withDatabase, { GREETING: 'hi' }));
-    expect(problems).toEqual([
-      'DATABASE_URL: required, not set',
-      'KAFKA_BROKERS: required, not set',
-    ]);
+    expect(() => loadDeployedConfig(withDatabase, { GREETING: 'hi' })).toThrow(
+      refusedWith(['DATABASE_URL: required, not set', 'KAFKA_BROKERS: required, not set']),
+    );
   });
 
   it("when the service's own settings are wrong too, then its problems come in the same error", () => {
-    const problems = problemsOf(() => loadDeployedConfig(withDatabase, { PORT: 'eighty' }));
-    expect(problems).toEqual(
-      expect.arrayContaining([
+    expect(() => loadDeployedConfig(withDatabase, { PORT: 'eighty' })).toThrow(
+      refusedWith([
         expect.stringMatching(/^PORT: /),
         'GREETING: required, not set',
         'DATABASE_URL: required, not set',
@@ -49,9 +40,9 @@ describe('loadDeployedConfig', () => {
   });
 
   it('when the service has no database, then only KAFKA_BROKERS is required', () => {
-    expect(problemsOf(() => loadDeployedConfig(withoutDatabase, { GREETING: 'hi' }))).toEqual([
-      'KAFKA_BROKERS: required, not set',
-    ]);
+    expect(() => loadDeployedConfig(withoutDatabase, { GREETING: 'hi' })).toThrow(
+      refusedWith(['KAFKA_BROKERS: required, not set']),
+    );
     const { deployment } = loadDeployedConfig(withoutDatabase, {
       GREETING: 'hi',
       KAFKA_BROKERS: 'k:9092',
@@ -76,16 +67,17 @@ describe('loadDeployedConfig', () => {
   });
 
   it('when the heartbeat is more than a third of the session, then it is refused naming both', () => {
-    const problems = problemsOf(() =>
+    const load = () =>
       loadDeployedConfig(withoutDatabase, {
         GREETING: 'hi',
         KAFKA_BROKERS: 'k:9092',
         KAFKA_SESSION_TIMEOUT: '6s',
         KAFKA_HEARTBEAT_INTERVAL: '3s',
-      }),
+      });
+    expect(load).toThrow(
+      refusedWith([
+        'KAFKA_HEARTBEAT_INTERVAL: must be at most a third of KAFKA_SESSION_TIMEOUT (6000 ms), got 3000 ms',
+      ]),
     );
-    expect(problems).toEqual([
-      'KAFKA_HEARTBEAT_INTERVAL: must be at most a third of KAFKA_SESSION_TIMEOUT (6000 ms), got 3000 ms',
-    ]);
   });
 });
