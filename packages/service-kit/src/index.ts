@@ -12,6 +12,7 @@ export {
   type ServiceContext,
   type ServiceDefinition,
   type ServiceParts,
+  type Started,
   type Stop,
 } from './service-definition.js';
 export {

@@ -28,6 +28,9 @@ export interface DatabaseSpec {
 /** Stops something the service started; awaited at shutdown. */
 export type Stop = () => Promise<void> | void;
 
+/** What a background start returns: how to stop it, or the started thing itself (a consumer). */
+export type Started = Stop | { stop: Stop };
+
 /** What a service's start function gets from the kit, whether deployed or in the embedded suite. */
 export interface ServiceContext {
   bus: Bus;
@@ -48,9 +51,10 @@ export interface ServiceContext {
   /**
    * Work that starts once the server listens — consumers, relays, workers — so that joining a
    * consumer group (up to a session timeout after a crash) never delays the HTTP API. Started in
-   * the order registered; `start` returns how to stop it.
+   * the order registered; `start` returns the started thing (anything with `stop()`) or how to
+   * stop it.
    */
-  afterListen(name: string, start: () => Promise<Stop> | Stop): void;
+  afterListen(name: string, start: () => Promise<Started> | Started): void;
   /** Something to release at shutdown (a client, a sender). */
   onStop(name: string, stop: Stop): void;
 }

@@ -11,7 +11,7 @@ import type {
   ServiceContext,
   ServiceDefinition,
   ServiceParts,
-  Stop,
+  Started,
 } from './service-definition.js';
 import { createShutdownStack } from './shutdown-stack.js';
 
@@ -56,7 +56,7 @@ export async function startService<C extends BaseServiceConfig, P extends Servic
     registers: [metrics],
   });
   const stack = createShutdownStack(logger);
-  const background: { name: string; start: () => Promise<Stop> | Stop }[] = [];
+  const background: { name: string; start: () => Promise<Started> | Started }[] = [];
   const readiness: ReadinessCheck[] = [];
   let directory: Promise<AccountDirectory> | undefined;
   let backgroundRun: Promise<void> | undefined;
@@ -143,7 +143,8 @@ export async function startService<C extends BaseServiceConfig, P extends Servic
       backgroundRun ??= (async () => {
         for (const { name, start } of background) {
           if (stopping) return;
-          stack.push(name, await start());
+          const started = await start();
+          stack.push(name, typeof started === 'function' ? started : () => started.stop());
         }
         startedGauge.set(1);
       })();

@@ -66,17 +66,11 @@ export const batchService = defineService({
       validateResponses: config.NODE_ENV === 'test',
     });
     kit.outboxRelay();
-    kit.afterListen('status-consumer', async () => {
-      const consumer = await startStatusConsumer({
-        bus,
-        pool,
-        logger,
-        retention: config.BATCH_RETENTION,
-      });
-      return () => consumer.stop();
-    });
-    kit.afterListen('workers', () => {
-      const workers = startBatchWorkers({
+    kit.afterListen('status-consumer', () =>
+      startStatusConsumer({ bus, pool, logger, retention: config.BATCH_RETENTION }),
+    );
+    kit.afterListen('workers', () =>
+      startBatchWorkers({
         pool,
         logger,
         accountById: (id) => directory.byId(id),
@@ -84,9 +78,8 @@ export const batchService = defineService({
         // would fail it for nothing.
         ready: () => directory.isReady(),
         config,
-      });
-      return () => workers.stop();
-    });
+      }),
+    );
     const accounts: AccountLookup = directory;
     /** The account directory (tests wait on it after publishing an account). */
     return { app, accounts };

@@ -54,19 +54,18 @@ export const notifierService = defineService({
     // Attempts in flight finish before the relay publishes what they dead-lettered.
     kit.afterListen('delivery-loop', () => {
       loop.start();
-      return () => loop.stop();
+      return loop;
     });
-    kit.afterListen('callback-consumer', async () => {
-      const subscription = await subscribeToCallbackRequests({
+    kit.afterListen('callback-consumer', () =>
+      subscribeToCallbackRequests({
         bus,
         pool,
         logger,
         groupId: config.NOTIFIER_CONSUMER_GROUP,
         horizonMs: config.CALLBACK_HORIZON,
         onStored: loop.wake,
-      });
-      return () => subscription.stop();
-    });
+      }),
+    );
     const app = createService({
       name: 'notifier',
       logger,

@@ -28,15 +28,9 @@ export const smsService = defineService({
     const prisma = createPrismaClient(PrismaClient, pool);
     kit.onStop('prisma', () => prisma.$disconnect());
     kit.outboxRelay();
-    kit.afterListen('status-consumer', async () => {
-      const consumer = await startStatusConsumer({
-        bus,
-        logger,
-        prisma,
-        accountById: (id) => directory.byId(id),
-      });
-      return () => consumer.stop();
-    });
+    kit.afterListen('status-consumer', () =>
+      startStatusConsumer({ bus, logger, prisma, accountById: (id) => directory.byId(id) }),
+    );
     const app = createApp({
       messages: createMessages({ prisma }),
       // 401 Basic challenge, 403 disabled / no 'sms' / outside the IP allow-list, 429 past the rate.
