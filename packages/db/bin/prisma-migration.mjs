@@ -13,7 +13,8 @@
 // `new` diffs the datamodel at --from (default: prisma/schema.prisma at git HEAD, or empty when
 // there is no migration yet) to prisma/schema.prisma. `check` applies every migration to one
 // empty database and the from-empty diff of the schema to another, and fails when their
-// catalogs differ (a hand-edited or missing migration). Both need @msg/db built.
+// catalogs differ (a hand-edited or missing migration); what Prisma cannot declare (CHECK
+// constraints, NOT NULL arrays) is not compared. Both need @msg/db built.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -230,13 +231,20 @@ async function newMigration(name, options) {
   info(`wrote ${join(folder, 'migration.sql')}: review it, then commit it with the schema`);
 }
 
-/** Everything a migration can create, one sortable line per object, from the catalogs. */
+/**
+ * Everything a migration can create, one sortable line per object, from the catalogs. Left out is
+ * what schema.prisma has no syntax for, so it exists in migrations only (the schema says so in a
+ * comment): CHECK constraints, and NOT NULL on array columns (Prisma lists are always nullable).
+ * NOT NULL constraints (Postgres 18 lists them in pg_constraint) are compared as column
+ * nullability.
+ */
 const DESCRIBE_CATALOG = `
   SELECT 'schema ' || nspname AS line FROM pg_namespace
    WHERE nspname NOT LIKE 'pg\\_%' AND nspname <> 'information_schema'
   UNION ALL
   SELECT format('column %s.%s.%s %s %s nullable=%s default=%s', table_schema, table_name,
-                column_name, data_type, udt_name, is_nullable, column_default)
+                column_name, data_type, udt_name,
+                CASE WHEN data_type = 'ARRAY' THEN 'any' ELSE is_nullable END, column_default)
     FROM information_schema.columns
    WHERE table_schema NOT IN ('pg_catalog', 'information_schema')
      AND table_name <> '_prisma_migrations'
@@ -244,6 +252,7 @@ const DESCRIBE_CATALOG = `
   SELECT format('constraint %s.%s.%s %s', n.nspname, t.relname, c.conname, pg_get_constraintdef(c.oid))
     FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid JOIN pg_namespace n ON n.oid = t.relnamespace
    WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') AND t.relname <> '_prisma_migrations'
+     AND c.contype NOT IN ('c', 'n')
   UNION ALL
   SELECT format('index %s', indexdef) FROM pg_indexes
    WHERE schemaname NOT IN ('pg_catalog', 'information_schema') AND tablename <> '_prisma_migrations'
