@@ -8,12 +8,13 @@
 // the SQL into Prisma's migration folder format. Run it in a service directory:
 //
 //   node ../../packages/db/bin/prisma-migration.mjs new <name> [--from-empty | --from <file> | --from-git <rev>]
-//   node ../../packages/db/bin/prisma-migration.mjs check
+//   node ../../packages/db/bin/prisma-migration.mjs check [<service folder>...]
 //
 // `new` diffs the datamodel at --from (default: prisma/schema.prisma at git HEAD, or empty when
 // there is no migration yet) to prisma/schema.prisma. `check` applies every migration to one
 // empty database and the from-empty diff of the schema to another, and fails when their
-// catalogs differ (a hand-edited or missing migration). Both need @msg/db built.
+// catalogs differ (a hand-edited or missing migration); what Prisma cannot declare (CHECK
+// constraints, NOT NULL arrays) is not compared. Both need @msg/db built.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -230,13 +231,20 @@ async function newMigration(name, options) {
   info(`wrote ${join(folder, 'migration.sql')}: review it, then commit it with the schema`);
 }
 
-/** Everything a migration can create, one sortable line per object, from the catalogs. */
+/**
+ * Everything a migration can create, one sortable line per object, from the catalogs. Left out is
+ * what schema.prisma has no syntax for, so it exists in migrations only (the schema says so in a
+ * comment): CHECK constraints, and NOT NULL on array columns (Prisma lists are always nullable).
+ * NOT NULL constraints (Postgres 18 lists them in pg_constraint) are compared as column
+ * nullability.
+ */
 const DESCRIBE_CATALOG = `
   SELECT 'schema ' || nspname AS line FROM pg_namespace
    WHERE nspname NOT LIKE 'pg\\_%' AND nspname <> 'information_schema'
   UNION ALL
   SELECT format('column %s.%s.%s %s %s nullable=%s default=%s', table_schema, table_name,
-                column_name, data_type, udt_name, is_nullable, column_default)
+                column_name, data_type, udt_name,
+                CASE WHEN data_type = 'ARRAY' THEN 'any' ELSE is_nullable END, column_default)
     FROM information_schema.columns
    WHERE table_schema NOT IN ('pg_catalog', 'information_schema')
      AND table_name <> '_prisma_migrations'
@@ -244,6 +252,7 @@ const DESCRIBE_CATALOG = `
   SELECT format('constraint %s.%s.%s %s', n.nspname, t.relname, c.conname, pg_get_constraintdef(c.oid))
     FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid JOIN pg_namespace n ON n.oid = t.relnamespace
    WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') AND t.relname <> '_prisma_migrations'
+     AND c.contype NOT IN ('c', 'n')
   UNION ALL
   SELECT format('index %s', indexdef) FROM pg_indexes
    WHERE schemaname NOT IN ('pg_catalog', 'information_schema') AND tablename <> '_prisma_migrations'
@@ -253,49 +262,74 @@ const DESCRIBE_CATALOG = `
    WHERE n.nspname NOT LIKE 'pg\\_%' AND n.nspname <> 'information_schema' AND t.typtype = 'e'
   ORDER BY 1`;
 
-async function catalogAfter(startEmbeddedPostgres, scripts, databaseUrl) {
-  const embedded = databaseUrl ? null : await startEmbeddedPostgres();
-  const client = new pg.Client({ connectionString: databaseUrl ?? embedded.url });
+/** Runs `scripts` in order on one connection to `databaseUrl`; stops at the first that fails. */
+async function apply(databaseUrl, scripts) {
+  const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     for (const { label, sql } of scripts) {
       await client.query(sql).catch((err) => fail(`${label} does not apply: ${err.message}`));
     }
-    return (await client.query(DESCRIBE_CATALOG)).rows.map((row) => row.line);
   } finally {
     await client.end();
-    await embedded?.stop();
   }
 }
 
-async function checkMigrations(options) {
-  const folders = await migrationFolders(options.migrations);
-  const migrations = await Promise.all(
-    folders.map(async (folder) => ({
-      label: `migration ${folder}`,
-      sql: await readFile(join(options.migrations, folder, 'migration.sql'), 'utf8'),
-    })),
-  );
+async function catalogOf(databaseUrl) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query(DESCRIBE_CATALOG)).rows.map((row) => row.line);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Checks one or more services at once (each its own Postgres schema, so they share databases):
+ * their migrations go into one embedded database, the from-empty diffs of their schemas into
+ * another, and the two catalogs must be equal. Two database start-ups in all, not two per service.
+ */
+async function checkMigrations(services) {
   const { startEmbeddedPostgres } = await loadDb();
-  const embedded = await startEmbeddedPostgres();
+  const migrated = await startEmbeddedPostgres();
   let fromMigrations;
   let fromSchema;
   try {
-    const full = await diffDatamodels(embedded.url, null, await readFile(options.schema, 'utf8'));
-    fromMigrations = await catalogAfter(startEmbeddedPostgres, migrations, embedded.url);
-    fromSchema = await catalogAfter(startEmbeddedPostgres, [{ label: 'schema diff', sql: full }]);
+    const declared = await startEmbeddedPostgres();
+    try {
+      for (const { schema, migrations } of services) {
+        const folders = await migrationFolders(migrations);
+        const scripts = await Promise.all(
+          folders.map(async (folder) => ({
+            label: `migration ${join(migrations, folder)}`,
+            sql: await readFile(join(migrations, folder, 'migration.sql'), 'utf8'),
+          })),
+        );
+        // The diff's adapter connects to `migrated` but reads nothing there; run it first, as
+        // embedded Postgres takes one connection at a time.
+        const full = await diffDatamodels(migrated.url, null, await readFile(schema, 'utf8'));
+        await apply(migrated.url, scripts);
+        await apply(declared.url, [{ label: `the schema diff of ${schema}`, sql: full }]);
+      }
+      fromMigrations = await catalogOf(migrated.url);
+      fromSchema = await catalogOf(declared.url);
+    } finally {
+      await declared.stop();
+    }
   } finally {
-    await embedded.stop();
+    await migrated.stop();
   }
   const onlyMigrations = fromMigrations.filter((line) => !fromSchema.includes(line));
   const onlySchema = fromSchema.filter((line) => !fromMigrations.includes(line));
+  const schemas = services.map((service) => service.schema).join(', ');
   if (onlyMigrations.length === 0 && onlySchema.length === 0) {
-    info(`${folders.length} migration(s) match ${options.schema}`);
+    info(`migrations match ${schemas}`);
     return;
   }
   for (const line of onlyMigrations) info(`  only in migrations: ${line}`);
   for (const line of onlySchema) info(`  only in schema:     ${line}`);
-  fail(`migrations in ${options.migrations} do not produce ${options.schema}`);
+  fail(`migrations do not produce ${schemas}`);
 }
 
 const { positionals, values } = parseArgs({
@@ -314,10 +348,18 @@ const options = {
   migrations: resolve(values.migrations),
 };
 if (options.from) options.from = resolve(options.from);
-const [command, name] = positionals;
-if (command === 'new') await newMigration(name, { ...options, schema: values.schema });
-else if (command === 'check') await checkMigrations(options);
-else
+const [command, ...rest] = positionals;
+if (command === 'new') await newMigration(rest[0], { ...options, schema: values.schema });
+else if (command === 'check') {
+  // `check` in a service folder, or `check <service folder>...` for several at once.
+  const dirs = rest.length > 0 ? rest : ['.'];
+  await checkMigrations(
+    dirs.map((dir) => ({
+      schema: resolve(dir, values.schema),
+      migrations: resolve(dir, values.migrations),
+    })),
+  );
+} else
   fail(
-    'usage: prisma-migration.mjs new <name> [--from-empty | --from <file> | --from-git <rev>] | check',
+    'usage: prisma-migration.mjs new <name> [--from-empty | --from <file> | --from-git <rev>] | check [<service folder>...]',
   );

@@ -1,5 +1,10 @@
 export { type CopyColumn, type CopyRowsOptions, copyRows } from './copy-rows.js';
 export {
+  classifyDatabaseError,
+  type DatabaseErrorInfo,
+  type DatabaseErrorKind,
+} from './database-error.js';
+export {
   type EmbeddedPostgres,
   type EmbeddedPostgresOptions,
   startEmbeddedPostgres,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { classifyDatabaseError } from '@msg/db/errors';
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { ErrorFormat, ErrorResponse } from './error-format.js';
 import { type HttpError, InternalError, NotFoundError, NotImplementedError } from './errors.js';
@@ -59,10 +60,14 @@ export function errorMiddleware(
         problems: validatorProblems(err),
       });
       httpError = new InternalError(errorId, exposeStacks ? stack : undefined);
-    } else if (httpError.status >= 500) {
-      req.log.warn('request failed', { code: httpError.code, status: httpError.status });
     } else {
-      req.log.debug('request rejected', { code: httpError.code, status: httpError.status });
+      // A translated database error keeps its SQLSTATE, P-code and constraint here, never in
+      // the body; a lost race (409) is worth an info line, other rejections only a debug one.
+      const database = classifyDatabaseError(err);
+      const fields = { code: httpError.code, status: httpError.status, database };
+      if (httpError.status >= 500) req.log.warn('request failed', fields);
+      else if (database) req.log.info('request rejected', fields);
+      else req.log.debug('request rejected', fields);
     }
 
     if (res.headersSent) {

@@ -1,6 +1,8 @@
+import { classifyDatabaseError } from '@msg/db/errors';
 import type { Request } from 'express';
 import { error as validatorErrors } from 'express-openapi-validator';
 import {
+  ConflictError,
   type ErrorDetail,
   ForbiddenError,
   HttpError,
@@ -11,6 +13,7 @@ import {
   PayloadTooLargeError,
   UnauthorizedError,
   UnsupportedMediaTypeError,
+  UpstreamUnavailableError,
   ValidationError,
 } from './errors.js';
 import { isRecord, matchedOperation, requestMediaTypes } from './openapi-request.js';
@@ -18,13 +21,43 @@ import { isRecord, matchedOperation, requestMediaTypes } from './openapi-request
 /**
  * Turns anything a request can throw into our error vocabulary: our own HttpErrors, the OpenAPI
  * validator's errors, body-parser's errors (recognised by their `type`), zlib errors from a bad
- * compressed body, and errors carrying a 4xx `status`/`statusCode`. Returns undefined for anything
- * else (including a foreign 5xx), which the error middleware answers with a 500 and an error id.
+ * compressed body, database errors that are not bugs (fromDatabase), and errors carrying a 4xx
+ * `status`/`statusCode`. Returns undefined for anything else (including a foreign 5xx), which the
+ * error middleware answers with a 500 and an error id.
  */
 export function translateError(err: unknown, req: Request): HttpError | undefined {
   if (err instanceof HttpError) return err;
   if (!isRecord(err)) return undefined;
-  return fromValidator(err, req) ?? fromBodyParser(err, req) ?? fromStatus(err);
+  return (
+    fromValidator(err, req) ?? fromBodyParser(err, req) ?? fromDatabase(err) ?? fromStatus(err)
+  );
+}
+
+/** Seconds a client should wait before retrying while the database is unreachable. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Database errors caused by concurrency or an outage rather than by a bug, from pg or Prisma
+ * (@msg/db classifyDatabaseError). The body says what happened in the caller's terms; which
+ * constraint or statement it was goes only to the log (the error middleware logs it).
+ * - a unique or exclusion constraint refused the write (two creates of one name raced): 409;
+ * - a serialization failure or deadlock that the service did not retry: 409, to be retried;
+ * - no connection, shutdown, too many connections: 503 with Retry-After.
+ */
+function fromDatabase(err: Record<string, unknown>): HttpError | undefined {
+  switch (classifyDatabaseError(err)?.kind) {
+    case 'unique':
+      return new ConflictError('A resource with the same unique value already exists');
+    case 'serialization':
+      return new ConflictError('The request conflicted with a concurrent change; retry it');
+    case 'unavailable':
+      return new UpstreamUnavailableError(
+        'Storage is temporarily unavailable; retry later',
+        DATABASE_RETRY_AFTER_SECONDS,
+      );
+    default:
+      return undefined;
+  }
 }
 
 // The validator reports where a problem is as '/body/to' or '/query/limit'; our `loc` names the

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { isDatabaseOutage } from './errors.js';
 import { parseHlrAnswer } from './live/hlr-client.js';
 import { secondsUntilNextMonth } from './quota.js';
 
@@ -10,24 +9,6 @@ describe('secondsUntilNextMonth', () => {
 
   it('when it is December, then until the first of January', () => {
     expect(secondsUntilNextMonth(new Date('2026-12-31T23:00:00.000Z'))).toBe(3600);
-  });
-});
-
-describe('isDatabaseOutage', () => {
-  it.each([
-    ['ECONNREFUSED', true],
-    ['08006', true],
-    ['57P01', true],
-    ['53300', true],
-    ['40001', true],
-    ['42P01', false],
-    ['23505', false],
-  ])('when the error code is %s, then outage = %s', (code, outage) => {
-    expect(isDatabaseOutage(Object.assign(new Error('x'), { code }))).toBe(outage);
-  });
-
-  it('when the error has no code, then it is not an outage', () => {
-    expect(isDatabaseOutage(new Error('x'))).toBe(false);
   });
 });
 

@@ -72,8 +72,10 @@ function appFailingWith(error: unknown, quota?: Partial<Quota>) {
 
 describe('503 and 500', () => {
   it('when the database is unreachable, then 503 service-unavailable with Retry-After, not counted', async () => {
+    // As pg raises it: a socket error of the connect call.
     const outage = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
       code: 'ECONNREFUSED',
+      syscall: 'connect',
     });
     const { app, recorded } = appFailingWith(outage);
     const res = await request(app).get('/v1/numbers/46701234567/live-status');
@@ -92,7 +94,9 @@ describe('503 and 500', () => {
   });
 
   it('when Postgres is shutting down (SQLSTATE 57P01), then 503 service-unavailable', async () => {
-    const { app } = appFailingWith(Object.assign(new Error('terminating'), { code: '57P01' }));
+    // As pg raises it: a DatabaseError carries a severity beside the SQLSTATE.
+    const shutdown = Object.assign(new Error('terminating'), { code: '57P01', severity: 'FATAL' });
+    const { app } = appFailingWith(shutdown);
     const res = await request(app).get('/v1/numbers/46701234567');
     expect(res.body.type).toBe(`${PROBLEMS}/service-unavailable`);
   });

@@ -3,7 +3,7 @@ import { enqueueOutbox } from '@msg/bus';
 import { ACCOUNT_STATE_EVENT, makeEvent, Topics } from '@msg/contracts';
 import type { components } from '@msg/contracts/admin';
 import { prismaSql } from '@msg/db';
-import { ConflictError, NotFoundError } from '@msg/http';
+import { NotFoundError } from '@msg/http';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import {
   type AccountRecord,
@@ -81,11 +81,8 @@ export function createAccounts({ prisma }: AccountsOptions) {
       checkSettings(input);
       const passwordHash = input.password ? await hashSecret(input.password) : null;
       const apiKey = input.createApiKey ? await newApiKey() : undefined;
-      const existing = await prisma.account.findUnique({
-        where: { nameKey: input.name.toLowerCase() },
-        select: { id: true },
-      });
-      if (existing) throw new ConflictError(`account name ${input.name} is taken`);
+      // No look-before-insert: two creates of one name at the same moment would both pass it.
+      // The unique name_key decides, and the shared error middleware answers the loser 409.
       const record = await prisma.$transaction(async (tx) => {
         const created = await tx.account.create({
           data: {

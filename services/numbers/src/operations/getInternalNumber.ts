@@ -1,7 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { NumberLookup } from '../lookup/number-lookup.js';
 import type { InternalNumberResponse } from '../lookup/views.js';
-import { translateLookupFailure } from './lookup-failure.js';
 
 export const INTERNAL_ASPECTS = ['live_status', 'porting_history'] as const;
 type Aspect = (typeof INTERNAL_ASPECTS)[number];
@@ -30,21 +29,17 @@ export function getInternalNumber(
   return async (req, res) => {
     const at = now();
     const aspects = aspectsOf(req.query.aspects);
-    try {
-      const resolved = await lookup.base(req.params.digits, at);
-      const body: InternalNumberResponse = { base: resolved.base };
-      if (!resolved.findingsOnly && aspects.has('porting_history')) {
-        body.porting_history = await lookup.portingHistory(resolved, at);
-      }
-      if (!resolved.findingsOnly && aspects.has('live_status')) {
-        const live = await lookup.liveStatus(resolved, at);
-        body.live_status = live.view;
-        if (live.hlr && Object.keys(live.hlr).length > 0) body.hlr = live.hlr;
-      }
-      res.setHeader('Cache-Control', 'no-store');
-      res.json(body);
-    } catch (error) {
-      throw translateLookupFailure(error);
+    const resolved = await lookup.base(req.params.digits, at);
+    const body: InternalNumberResponse = { base: resolved.base };
+    if (!resolved.findingsOnly && aspects.has('porting_history')) {
+      body.porting_history = await lookup.portingHistory(resolved, at);
     }
+    if (!resolved.findingsOnly && aspects.has('live_status')) {
+      const live = await lookup.liveStatus(resolved, at);
+      body.live_status = live.view;
+      if (live.hlr && Object.keys(live.hlr).length > 0) body.hlr = live.hlr;
+    }
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(body);
   };
 }
