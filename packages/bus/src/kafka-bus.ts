@@ -1,6 +1,7 @@
 import { Topics } from '@msg/contracts';
 import type { Logger } from '@msg/logger';
 import { type Admin, Kafka, logLevel, type Message, Partitioners, type Producer } from 'kafkajs';
+import { checkOutgoing, type EventSchemaLookup } from './event-validation.js';
 import { errorMessage } from './handler-retry.js';
 import { encodeMessage } from './kafka-codec.js';
 import { kafkaLogCreator } from './kafka-logging.js';
@@ -26,6 +27,8 @@ export interface KafkaBusOptions {
    * handler. Default 30 s.
    */
   sessionTimeoutMs?: number;
+  /** Which schema each topic's events must follow; default the contracts' (packages/contracts). */
+  schemaOf?: EventSchemaLookup;
 }
 
 const CLIENT_RETRY = { initialRetryTime: 300, maxRetryTime: 5_000, retries: 8 };
@@ -49,6 +52,7 @@ export function createKafkaBus({
   handlerRetry = DEFAULT_HANDLER_RETRY,
   partitionsConsumedConcurrently = DEFAULT_PARTITIONS,
   sessionTimeoutMs = 30_000,
+  schemaOf,
 }: KafkaBusOptions): Bus {
   const log = logger.child({ component: 'bus' });
   const kafka = new Kafka({
@@ -171,7 +175,10 @@ export function createKafkaBus({
   return {
     ensureTopics,
 
-    publish: (topic, messages) => send(topic, messages.map(encodeMessage)),
+    async publish(topic, messages) {
+      checkOutgoing(topic, messages, schemaOf);
+      await send(topic, messages.map(encodeMessage));
+    },
 
     async subscribe(opts) {
       if (closed) throw new Error('bus: closed');
@@ -186,6 +193,7 @@ export function createKafkaBus({
           partitionsConsumedConcurrently,
           sessionTimeoutMs,
           onHealth: setHealth,
+          schemaOf,
         },
         opts,
       );
