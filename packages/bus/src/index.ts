@@ -1,4 +1,12 @@
 export { DeadLetterHeader } from './dead-letter.js';
+export {
+  type EventSubscribeOptions,
+  type SmsInboundSubscribeOptions,
+  type SmsStatusSubscribeOptions,
+  subscribeToEvents,
+  subscribeToSmsInbound,
+  subscribeToSmsStatus,
+} from './event-subscribers.js';
 export { type EventSchemaLookup, InvalidEventError } from './event-validation.js';
 export {
   createInProcessBus,

@@ -50,11 +50,8 @@ describe('asyncapi/events.yaml', () => {
     });
 
     it('when its payload lacks a member or its type is unknown, then both refuse it', () => {
-      const [first] = Object.keys(example.payload);
-      const { [first as string]: _dropped, ...payload } = example.payload as Record<
-        string,
-        unknown
-      >;
+      const payload: Record<string, unknown> = { ...example.payload };
+      delete payload[Object.keys(payload)[0] as string];
       for (const broken of [
         { ...example, payload },
         { ...example, type: 'other' },

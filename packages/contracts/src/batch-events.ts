@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { CallbackRequest } from './callbacks.js';
+import type { EventEnvelope } from './envelope.js';
 import type { components } from './generated/batch.js';
 
 /**
@@ -71,3 +73,24 @@ export const batchDomainEventSchema: z.ZodType<BatchDomainEvent> = z.object({
   callback: z.object({ url: z.url({ protocol: /^https?$/ }), token: z.string().optional() }),
   event: batchEventBodySchema,
 });
+
+/**
+ * The customer callback a batch event stands for, as the notifier delivers it: a POST of `event`
+ * to the callback URL, `?token=` when one is set. One callback per event (its id), so a
+ * redelivered event is delivered once.
+ */
+export function batchEventCallback({
+  id,
+  payload,
+}: Pick<EventEnvelope<BatchDomainEvent>, 'id' | 'payload'>): CallbackRequest {
+  const { accountId, callback, event } = payload;
+  return {
+    callbackId: id,
+    accountId,
+    url: callback.url,
+    method: 'POST',
+    ...(callback.token !== undefined && { query: { token: callback.token } }),
+    body: event,
+    origin: { service: 'batch', kind: event.event_type },
+  };
+}

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { batchEventCallback } from './batch-events.js';
+import { callbackRequestSchema } from './callbacks.js';
 import { type ContractTopic, eventContracts, eventSchemaOf } from './event-contracts.js';
 import { exampleEvents } from './event-examples.js';
+import { smsStatusSchema } from './sms.js';
 import { Topics } from './topics.js';
 
 const topics = Object.keys(eventContracts) as ContractTopic[];
@@ -88,5 +91,85 @@ describe('event contracts', () => {
       ['sms', 'future_thing'],
     );
     expect(eventContracts['accounts.v1'].schema.parse(event).payload.permissions).toEqual(['sms']);
+  });
+});
+
+// What the sms and batch services' own status parsers checked before the schema replaced them.
+describe('sms.status.v1 payload', () => {
+  const status = {
+    messageId: 'm1',
+    accountId: 'a1',
+    source: 'sms',
+    state: 'delivered',
+    smscMessageIds: ['x'],
+    parts: 1,
+    at: '2026-11-22T10:00:00.000Z',
+  };
+
+  it('when the payload is a status report, then it is read with its error (unknown members dropped)', () => {
+    const error = { description: 'expired', receiptStat: 'EXPIRED', extra: 1 };
+    expect(smsStatusSchema.parse({ ...status, error })).toEqual({
+      ...status,
+      error: { description: 'expired', receiptStat: 'EXPIRED' },
+    });
+  });
+
+  it.each([
+    ['not an object', 'x'],
+    ['an accepted state', { ...status, state: 'accepted' }],
+    ['an unknown state', { ...status, state: 'queued' }],
+    ['an unknown source', { ...status, source: 'rcs' }],
+    ['no source', { ...status, source: 1 }],
+    ['smsc ids that are not strings', { ...status, smscMessageIds: [1] }],
+    ['a bad timestamp', { ...status, at: 'yesterday' }],
+    ['no message id', { ...status, messageId: undefined }],
+  ])('when the payload has %s, then it is refused', (_case, payload) => {
+    expect(smsStatusSchema.safeParse(payload).success).toBe(false);
+  });
+});
+
+describe('batchEventCallback', () => {
+  const example = exampleEvents[Topics.batchEvents];
+
+  it('when a batch event has a token, then the callback POSTs the event to the URL with ?token=', () => {
+    expect(batchEventCallback(example)).toEqual({
+      callbackId: example.id,
+      accountId: example.payload.accountId,
+      url: 'https://acme.example/batch-events',
+      method: 'POST',
+      query: { token: 'b4tch-t0ken' },
+      body: example.payload.event,
+      origin: { service: 'batch', kind: 'batch.submission_completed' },
+    });
+  });
+
+  it('when it has no token, then the callback has no query', () => {
+    const { token: _none, ...callback } = example.payload.callback;
+    const callbackRequest = batchEventCallback({
+      ...example,
+      payload: { ...example.payload, callback },
+    });
+    expect(callbackRequest).not.toHaveProperty('query');
+    expect(callbackRequestSchema.parse(callbackRequest)).toEqual(callbackRequest);
+  });
+});
+
+// What the notifier's own callback parser checked before the schema replaced it.
+describe('callbacks.v1 payload', () => {
+  const valid = {
+    callbackId: 'cb-1',
+    accountId: 'acct-1',
+    url: 'https://receiver.example/dlr?token=x',
+    method: 'POST',
+    body: { a: 1 },
+    origin: { service: 'sms', kind: 'status' },
+  };
+
+  it('when the payload is a valid request, then it is returned as is', () => {
+    expect(callbackRequestSchema.parse(valid)).toEqual(valid);
+  });
+
+  it('when giveUpAt is not an ISO time, then it is refused', () => {
+    expect(callbackRequestSchema.safeParse({ ...valid, giveUpAt: 'tomorrow' }).success).toBe(false);
   });
 });

@@ -17,6 +17,7 @@ export {
   type BatchDomainEvent,
   type BatchEventBody,
   batchDomainEventSchema,
+  batchEventCallback,
 } from './batch-events.js';
 export {
   CALLBACK_DEAD_LETTER_EVENT,
