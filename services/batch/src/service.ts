@@ -23,7 +23,7 @@ const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta
 /**
  * Prepares the batch service: migrates schema "batch", makes sure its topics exist, follows the
  * account directory (readiness waits for it), starts the outbox relay (sms.outbound.v1,
- * callbacks.v1), the status consumer (sms.status.v1) and the workers. Returns the app to listen
+ * batch.events.v1), the status consumer (sms.status.v1) and the workers. Returns the app to listen
  * with and a stop function.
  */
 export async function startBatch(config: BatchConfig, { pool, bus, logger }: ServiceRuntime) {
@@ -32,7 +32,7 @@ export async function startBatch(config: BatchConfig, { pool, bus, logger }: Ser
   await bus.ensureTopics([
     { topic: Topics.smsOutbound },
     { topic: Topics.smsStatus },
-    { topic: Topics.callbacks },
+    { topic: Topics.batchEvents },
   ]);
   // The directory gives every instance a group of its own: every replica must see every account.
   const directory = createAccountDirectory({ bus, logger, groupId: 'batch-accounts' });
