@@ -17,12 +17,16 @@ const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta
 const LEASE_MARGIN_MS = 30_000;
 
 /**
- * Starts the notifier: its schema, the consumer of callbacks.v1, the delivery loop and the
+ * Starts the notifier: its schema, the consumers of callbacks.v1 and batch.events.v1, the delivery loop and the
  * outbox relay of callbacks.dlq.v1. The app serves only /healthz, /readyz and /metrics.
  */
 export async function startNotifier(config: NotifierConfig, { pool, bus, logger }: ServiceRuntime) {
   await migrate({ pool, schema: NOTIFIER_SCHEMA, migrationsDir: MIGRATIONS_DIR, logger });
-  await bus.ensureTopics([{ topic: Topics.callbacks }, { topic: Topics.callbacksDlq }]);
+  await bus.ensureTopics([
+    { topic: Topics.callbacks },
+    { topic: Topics.batchEvents },
+    { topic: Topics.callbacksDlq },
+  ]);
 
   const registry = new Registry();
   registry.setDefaultLabels({ service: 'notifier' });
@@ -56,10 +60,9 @@ export async function startNotifier(config: NotifierConfig, { pool, bus, logger 
   });
   loop.start();
   relay.start();
-  const subscription = await subscribeToCallbackRequests({
+  const subscriptions = await subscribeToCallbackRequests({
     bus,
     pool,
-    logger,
     groupId: config.NOTIFIER_CONSUMER_GROUP,
     horizonMs: config.CALLBACK_HORIZON,
     onStored: loop.wake,
@@ -78,7 +81,7 @@ export async function startNotifier(config: NotifierConfig, { pool, bus, logger 
     app,
     /** Stops taking requests, lets attempts in flight finish, publishes pending dead letters. */
     async stop(): Promise<void> {
-      await subscription.stop();
+      await Promise.all(subscriptions.map((s) => s.stop()));
       await loop.stop();
       await relay.stop();
       await relay.drain().catch((error) => {
