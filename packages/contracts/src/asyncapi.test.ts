@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { Parser } from '@asyncapi/parser';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -28,6 +29,12 @@ describe('asyncapi/events.yaml', () => {
   it('when compared with the zod schemas, then it is what they generate (run gen otherwise)', () => {
     expect(committed).toEqual(JSON.parse(JSON.stringify(buildAsyncApiDocument())));
     expect(committed.asyncapi).toBe('3.0.0');
+  });
+
+  it('when the AsyncAPI parser reads it, then it is a valid AsyncAPI 3 document without errors', async () => {
+    const diagnostics = await new Parser().validate(readFileSync(asyncapiDocumentPath(), 'utf8'));
+    // Severity 0 is an error; warnings and hints are style advice.
+    expect(diagnostics.filter((d) => d.severity === 0).map((d) => d.message)).toEqual([]);
   });
 
   it('when listing its channels, then there is one per topic with a contract', () => {
