@@ -2,7 +2,7 @@
 /**
  * Writes asyncapi/events.yaml from the zod event schemas (dist/asyncapi.js, so run after tsc).
  *
- *   node scripts/asyncapi.mjs          write it (part of `build`)
+ *   node scripts/asyncapi.mjs          write it (`gen:asyncapi`, which compiles first)
  *   node scripts/asyncapi.mjs --check  write nothing; fail when the file differs (`check:gen`)
  */
 import { readFile, writeFile } from 'node:fs/promises';
@@ -14,7 +14,9 @@ const expected = stringify(buildAsyncApiDocument(), { lineWidth: 100 });
 if (process.argv.includes('--check')) {
   const current = await readFile(path, 'utf8').catch(() => null);
   if (current !== expected) {
-    console.error('asyncapi/events.yaml differs from the event schemas; run the gen script');
+    console.error(
+      'asyncapi/events.yaml differs from the event schemas; run the gen:asyncapi script',
+    );
     process.exit(1);
   }
 } else {

@@ -26,7 +26,7 @@ function documentedPayload(topic: string): object {
 }
 
 describe('asyncapi/events.yaml', () => {
-  it('when compared with the zod schemas, then it is what they generate (run gen otherwise)', () => {
+  it('when compared with the zod schemas, then it is what they generate (run gen:asyncapi otherwise)', () => {
     expect(committed).toEqual(JSON.parse(JSON.stringify(buildAsyncApiDocument())));
     expect(committed.asyncapi).toBe('3.0.0');
   });

@@ -34,8 +34,8 @@ export function eventJsonSchema(schema: z.ZodType): Record<string, unknown> {
 
 /**
  * The AsyncAPI 3 document of every topic in `eventContracts`, built from the same zod schemas
- * the bus enforces. `asyncapi/events.yaml` is this, written by `pnpm --filter @msg/contracts gen`
- * and compared by `check:gen` and the unit tests.
+ * the bus enforces. `asyncapi/events.yaml` is this, written by the `gen:asyncapi` script and
+ * compared by `check:gen` and the unit tests.
  */
 export function buildAsyncApiDocument(): Record<string, unknown> {
   const channels: Record<string, unknown> = {};
