@@ -2,6 +2,7 @@ import { Topics } from '@msg/contracts';
 import type { Logger } from '@msg/logger';
 import { type CaughtUpTracker, createCaughtUpTracker } from './caught-up.js';
 import { deadLetterHeaders } from './dead-letter.js';
+import { checkedEvent, checkOutgoing, type EventSchemaLookup } from './event-validation.js';
 import { errorMessage, type HandlerOutcome, runHandlerWithRetries } from './handler-retry.js';
 import { type PartitionLog, type StoredRecord, TopicLog } from './in-process-log.js';
 import { checkedConcurrency, runOrderedWindow } from './ordered-window.js';
@@ -21,6 +22,17 @@ import {
 export interface InProcessBusOptions {
   logger: Logger;
   handlerRetry?: HandlerRetryOptions;
+  /** Which schema each topic's events must follow; default the contracts' (packages/contracts). */
+  schemaOf?: EventSchemaLookup;
+}
+
+export interface InProcessBus extends Bus {
+  /**
+   * Appends without checking the topic's schema, as another producer on a shared Kafka topic can:
+   * how tests show what consumers do with an event that breaks its contract. Services use
+   * `publish`.
+   */
+  publishUnchecked(topic: string, messages: BusMessage[]): Promise<void>;
 }
 
 interface Member {
@@ -54,7 +66,8 @@ interface Group {
 export function createInProcessBus({
   logger,
   handlerRetry = DEFAULT_HANDLER_RETRY,
-}: InProcessBusOptions): Bus {
+  schemaOf,
+}: InProcessBusOptions): InProcessBus {
   const topics = new Map<string, TopicLog>();
   const groups = new Map<string, Group>();
   let closed = false;
@@ -175,12 +188,19 @@ export function createInProcessBus({
     partition: number,
     record: StoredRecord,
   ): Promise<HandlerOutcome> {
+    let value: ConsumedMessage['value'];
+    try {
+      value = checkedEvent(topic, JSON.parse(record.json), schemaOf);
+    } catch (error) {
+      // Breaks its topic's schema: no handler could ever take it, so straight to dead letter.
+      return Promise.resolve({ kind: 'failed', error, attempts: 0 });
+    }
     const message: ConsumedMessage = {
       topic,
       partition,
       offset: String(record.offset),
       key: record.key,
-      value: JSON.parse(record.json),
+      value,
       headers: { ...record.headers },
     };
     const run = runHandlerWithRetries({
@@ -247,6 +267,12 @@ export function createInProcessBus({
     },
 
     async publish(topic, messages) {
+      if (closed) throw new Error('bus: closed');
+      checkOutgoing(topic, messages, schemaOf);
+      append(topic, messages);
+    },
+
+    async publishUnchecked(topic, messages) {
       if (closed) throw new Error('bus: closed');
       append(topic, messages);
     },

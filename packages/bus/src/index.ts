@@ -1,5 +1,18 @@
 export { DeadLetterHeader } from './dead-letter.js';
-export { createInProcessBus, type InProcessBusOptions } from './in-process-bus.js';
+export {
+  type EventSubscribeOptions,
+  type SmsInboundSubscribeOptions,
+  type SmsStatusSubscribeOptions,
+  subscribeToEvents,
+  subscribeToSmsInbound,
+  subscribeToSmsStatus,
+} from './event-subscribers.js';
+export { type EventSchemaLookup, InvalidEventError } from './event-validation.js';
+export {
+  createInProcessBus,
+  type InProcessBus,
+  type InProcessBusOptions,
+} from './in-process-bus.js';
 export { createKafkaBus, type KafkaBusOptions } from './kafka-bus.js';
 export { claimEvent } from './outbox/claim-event.js';
 export { enqueueOutbox } from './outbox/enqueue.js';

@@ -2,6 +2,7 @@ import { Topics } from '@msg/contracts';
 import type { Logger } from '@msg/logger';
 import { type Admin, Kafka, logLevel, type Message, Partitioners, type Producer } from 'kafkajs';
 import type { Registry } from 'prom-client';
+import { checkOutgoing, type EventSchemaLookup } from './event-validation.js';
 import { errorMessage } from './handler-retry.js';
 import { encodeMessage } from './kafka-codec.js';
 import { kafkaLogCreator } from './kafka-logging.js';
@@ -34,6 +35,8 @@ export interface KafkaBusOptions {
   heartbeatIntervalMs?: number;
   /** Where consumer health (joined, lag) and the connection state go as metrics; none by default. */
   metrics?: Registry;
+  /** Which schema each topic's events must follow; default the contracts' (packages/contracts). */
+  schemaOf?: EventSchemaLookup;
 }
 
 export const DEFAULT_SESSION_TIMEOUT_MS = 10_000;
@@ -62,6 +65,7 @@ export function createKafkaBus({
   sessionTimeoutMs = DEFAULT_SESSION_TIMEOUT_MS,
   heartbeatIntervalMs = DEFAULT_HEARTBEAT_INTERVAL_MS,
   metrics,
+  schemaOf,
 }: KafkaBusOptions): Bus {
   if (heartbeatIntervalMs * 3 > sessionTimeoutMs) {
     // Kafka's own rule of thumb: a member missing one or two heartbeats must not lose its place.
@@ -193,7 +197,10 @@ export function createKafkaBus({
   return {
     ensureTopics,
 
-    publish: (topic, messages) => send(topic, messages.map(encodeMessage)),
+    async publish(topic, messages) {
+      checkOutgoing(topic, messages, schemaOf);
+      await send(topic, messages.map(encodeMessage));
+    },
 
     async subscribe(opts) {
       if (closed) throw new Error('bus: closed');
@@ -210,6 +217,7 @@ export function createKafkaBus({
           heartbeatIntervalMs,
           metrics: consumerMetrics,
           onHealth: setHealth,
+          schemaOf,
         },
         opts,
       );

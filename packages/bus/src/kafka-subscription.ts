@@ -4,6 +4,7 @@ import type { Logger } from '@msg/logger';
 import type { Admin, Consumer, EachBatchPayload, Kafka, KafkaMessage, Message } from 'kafkajs';
 import { createCaughtUpTracker, type PartitionTarget } from './caught-up.js';
 import { type DeadLetterOrigin, deadLetterHeaders } from './dead-letter.js';
+import { checkedEvent, type EventSchemaLookup } from './event-validation.js';
 import { errorMessage, runHandlerWithRetries } from './handler-retry.js';
 import { decodeEnvelope, decodeHeaders } from './kafka-codec.js';
 import type { KafkaMetrics } from './kafka-metrics.js';
@@ -30,6 +31,8 @@ export interface KafkaSubscriptionDeps {
   heartbeatIntervalMs: number;
   metrics: KafkaMetrics;
   onHealth: (healthy: boolean) => void;
+  /** Events that break their topic's schema are dead-lettered without reaching the handler. */
+  schemaOf: EventSchemaLookup | undefined;
 }
 
 export interface KafkaSubscription extends Subscription {
@@ -136,7 +139,7 @@ export async function startKafkaSubscription(
         partition,
         offset: message.offset,
         key: message.key?.toString('utf8') ?? null,
-        value: decodeEnvelope(message.value),
+        value: checkedEvent(topic, decodeEnvelope(message.value), deps.schemaOf),
         headers,
       };
     } catch (error) {

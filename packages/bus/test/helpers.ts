@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { type EventEnvelope, makeEvent } from '@msg/contracts';
+import { type EventEnvelope, eventSchemaOf, makeEvent } from '@msg/contracts';
 import { createLogger, type Logger } from '@msg/logger';
 import { vi } from 'vitest';
-import type { BusMessage, ConsumedMessage } from '../src/index.js';
+import type { BusMessage, ConsumedMessage, EventSchemaLookup } from '../src/index.js';
 
 export const testKafkaBrokers = (process.env.TEST_KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
 export const testDatabaseUrl =
@@ -37,3 +37,10 @@ export function payloadOf(msg: ConsumedMessage): TestPayload {
 export async function eventually(check: () => void, timeoutMs = 20_000): Promise<void> {
   await vi.waitFor(check, { timeout: timeoutMs, interval: 50 });
 }
+
+/**
+ * The buses under test read a topic named `<real topic>.<8 hex>` (uniqueName(Topics.x)) as that
+ * real topic for its schema, so contract tests on the shared broker never touch the real topics.
+ */
+export const testSchemaOf: EventSchemaLookup = (topic) =>
+  eventSchemaOf(topic.replace(/\.[0-9a-f]{8}$/, ''));

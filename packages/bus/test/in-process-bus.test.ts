@@ -2,13 +2,27 @@ import { Topics } from '@msg/contracts';
 import { describe, expect, it } from 'vitest';
 import { createInProcessBus } from '../src/index.js';
 import { busContract } from './bus-contract.js';
-import { eventually, message, payloadOf, quietLogger } from './helpers.js';
+import { eventContractTests } from './event-contract.js';
+import { eventually, message, payloadOf, quietLogger, testSchemaOf } from './helpers.js';
 
 const fastRetry = { initialDelayMs: 5, maxDelayMs: 20 };
 
 busContract('in-process bus', async () => {
   const bus = createInProcessBus({ logger: quietLogger(), handlerRetry: fastRetry });
   return { bus, groupSettled: async () => {}, close: () => bus.close() };
+});
+
+eventContractTests('in-process bus', async () => {
+  const bus = createInProcessBus({
+    logger: quietLogger(),
+    handlerRetry: fastRetry,
+    schemaOf: testSchemaOf,
+  });
+  return {
+    bus,
+    publishUnchecked: (topic, messages) => bus.publishUnchecked(topic, messages),
+    close: () => bus.close(),
+  };
 });
 
 describe('in-process bus', () => {

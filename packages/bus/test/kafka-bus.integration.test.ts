@@ -4,13 +4,16 @@ import { ConfigResourceTypes, Kafka, logLevel } from 'kafkajs';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Bus, createKafkaBus, DeadLetterHeader } from '../src/index.js';
+import { encodeMessage } from '../src/kafka-codec.js';
 import { busContract } from './bus-contract.js';
+import { eventContractTests } from './event-contract.js';
 import {
   eventually,
   message,
   payloadOf,
   quietLogger,
   testKafkaBrokers,
+  testSchemaOf,
   uniqueName,
 } from './helpers.js';
 import { connectTestAdmin, waitForStableGroup } from './kafka-admin.js';
@@ -31,6 +34,29 @@ busContract('kafka bus', async () => {
     async close() {
       await bus.close();
       await admin.disconnect();
+    },
+  };
+});
+
+eventContractTests('kafka bus', async () => {
+  const bus = createKafkaBus({
+    brokers: testKafkaBrokers,
+    clientId: 'bus-event-contract-test',
+    logger: quietLogger(),
+    handlerRetry: fastRetry,
+    schemaOf: testSchemaOf,
+  });
+  // Another producer on the same topics, one that checks nothing.
+  const producer = new Kafka({ brokers: testKafkaBrokers, logLevel: logLevel.NOTHING }).producer();
+  await producer.connect();
+  return {
+    bus,
+    async publishUnchecked(topic, messages) {
+      await producer.send({ topic, messages: messages.map(encodeMessage) });
+    },
+    async close() {
+      await producer.disconnect();
+      await bus.close();
     },
   };
 });

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /** Permissions an operator enables per account (specification, general rule 3). */
 export const PERMISSIONS = [
   'sms',
@@ -67,3 +69,46 @@ export function isPermission(value: string): value is Permission {
 export function isNumberScope(value: string): value is NumberScope {
   return (NUMBER_SCOPES as readonly string[]).includes(value);
 }
+
+const count = z.number().int().min(0);
+/** A limit that is absent (published before it existed) or null reads as "no limit". */
+const optionalLimit = count.nullish().transform((value) => value ?? null);
+const urlOrNull = z
+  .string()
+  .nullish()
+  .transform((value) => value ?? null);
+
+/*
+ * accounts.v1 arrives from the wire and authentication decisions rest on it, so every member is
+ * checked. Unknown permissions and scopes are dropped rather than rejecting the account: an admin
+ * service that learns a new permission before this service does must not lock every account out.
+ */
+export const accountStateSchema: z.ZodType<AccountState> = z.object({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  status: z.enum(['active', 'disabled']),
+  passwordHash: z.string().nullable().describe('scrypt hash; null when password login is off.'),
+  apiKeys: z.array(z.object({ id: z.string(), hash: z.string(), createdAt: z.string() })),
+  permissions: z
+    .array(z.string())
+    .transform((values) => values.filter(isPermission))
+    .describe(`Known values: ${PERMISSIONS.join(', ')}; unknown ones are ignored.`),
+  numberScopes: z
+    .array(z.string())
+    .transform((values) => values.filter(isNumberScope))
+    .describe(`Known values: ${NUMBER_SCOPES.join(', ')}; unknown ones are ignored.`),
+  callbacks: z.object({
+    replyPathUrl: urlOrNull,
+    replyPathMethod: z.enum(['GET', 'POST']),
+    deliveryReportUrl: urlOrNull,
+    voiceReportUrl: urlOrNull,
+  }),
+  rateLimit: z.object({ perSecond: z.number(), burst: z.number() }),
+  smsThroughputPerSecond: z.number(),
+  batchMaxRecipients: optionalLimit,
+  numbersMonthlyQuota: optionalLimit,
+  ipAllowList: z.array(z.string()),
+  senderIds: z.array(z.string()),
+  version: z.number(),
+  updatedAt: z.string(),
+});

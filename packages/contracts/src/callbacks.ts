@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * `callbacks.v1`: an HTTP callback any service asks the notifier to deliver (key = the target's
  * origin, so one target's callbacks are handled in order by one consumer). Event type
@@ -30,3 +32,31 @@ export interface CallbackDeadLetter extends CallbackRequest {
 }
 
 export const CALLBACK_DEAD_LETTER_EVENT = 'callback.dead_letter';
+
+const httpUrl = z
+  .string()
+  .refine(
+    (raw) => URL.canParse(raw) && ['http:', 'https:'].includes(new URL(raw).protocol),
+    'expected an absolute http(s) URL',
+  )
+  .describe('Absolute http(s) URL.');
+
+const callbackRequestShape = {
+  callbackId: z.string().min(1).max(200),
+  accountId: z.string().min(1),
+  url: httpUrl,
+  method: z.enum(['GET', 'POST']),
+  query: z.record(z.string(), z.string()).optional(),
+  body: z.unknown().optional(),
+  giveUpAt: z.iso.datetime({ offset: true }).optional(),
+  origin: z.object({ service: z.string(), kind: z.string() }),
+};
+
+export const callbackRequestSchema: z.ZodType<CallbackRequest> = z.object(callbackRequestShape);
+
+export const callbackDeadLetterSchema: z.ZodType<CallbackDeadLetter> = z.object({
+  ...callbackRequestShape,
+  attempts: z.number().int().min(0),
+  lastError: z.string(),
+  gaveUpAt: z.iso.datetime({ offset: true }),
+});

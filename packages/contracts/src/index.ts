@@ -3,6 +3,7 @@ export {
   type AccountApiKey,
   type AccountCallbacks,
   type AccountState,
+  accountStateSchema,
   isNumberScope,
   isPermission,
   NUMBER_SCOPES,
@@ -10,13 +11,33 @@ export {
   PERMISSIONS,
   type Permission,
 } from './accounts.js';
+export { asyncapiDocumentPath, buildAsyncApiDocument, eventJsonSchema } from './asyncapi.js';
+export {
+  BATCH_EVENT,
+  type BatchDomainEvent,
+  type BatchEventBody,
+  batchDomainEventSchema,
+  batchEventCallback,
+} from './batch-events.js';
 export {
   CALLBACK_DEAD_LETTER_EVENT,
   CALLBACK_REQUEST_EVENT,
   type CallbackDeadLetter,
   type CallbackRequest,
+  callbackDeadLetterSchema,
+  callbackRequestSchema,
 } from './callbacks.js';
-export { type EventEnvelope, makeEvent } from './envelope.js';
+export { type EventEnvelope, envelopeSchema, makeEvent, SCHEMA_VERSION } from './envelope.js';
+export {
+  type ContractTopic,
+  eventContracts,
+  eventSchemaOf,
+  isContractTopic,
+  type TopicDescription,
+  type TopicEvent,
+  type TopicPayload,
+} from './event-contracts.js';
+export { exampleEvents } from './event-examples.js';
 export {
   type OpenApiDocument,
   type OpenApiDocumentName,
@@ -26,6 +47,7 @@ export {
 export {
   SMS_INBOUND_EVENT,
   SMS_OUTBOUND_EVENT,
+  SMS_SOURCES,
   SMS_STATUS_EVENT,
   type SmsEncoding,
   type SmsInbound,
@@ -33,5 +55,8 @@ export {
   type SmsSource,
   type SmsState,
   type SmsStatus,
+  smsInboundSchema,
+  smsOutboundSchema,
+  smsStatusSchema,
 } from './sms.js';
 export { type Topic, Topics } from './topics.js';

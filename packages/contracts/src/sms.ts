@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * Payloads of the SMS delivery path. sms, batch and the reply-path services produce
  * `sms.outbound.v1`; the smsc-connector (the only SMPP speaker) consumes it and produces
@@ -5,7 +7,8 @@
  */
 
 /** Which service owns a message; status events are routed back to it by this. */
-export type SmsSource = 'sms' | 'batch' | 'replypath' | 'replypath-legacy';
+export const SMS_SOURCES = ['sms', 'batch', 'replypath', 'replypath-legacy'] as const;
+export type SmsSource = (typeof SMS_SOURCES)[number];
 
 export type SmsEncoding = 'GSM-7' | 'UCS-2';
 
@@ -65,3 +68,46 @@ export interface SmsInbound {
 }
 
 export const SMS_INBOUND_EVENT = 'sms.inbound';
+
+const isoTime = z.iso.datetime({ offset: true });
+const source = z.enum(SMS_SOURCES).describe('The service that owns the message.');
+
+export const smsOutboundSchema: z.ZodType<SmsOutbound> = z.object({
+  messageId: z.string().min(1),
+  accountId: z.string().min(1),
+  source,
+  from: z.string().min(1),
+  to: z.string().min(1),
+  text: z.string(),
+  encoding: z.enum(['GSM-7', 'UCS-2']),
+  parts: z.number().int().min(1).max(10),
+  deliveryReport: z.boolean(),
+  validityMinutes: z.number().int().positive().optional(),
+  throughputPerSecond: z.number().positive().optional(),
+});
+
+export const smsStatusSchema: z.ZodType<SmsStatus> = z.object({
+  messageId: z.string().min(1),
+  accountId: z.string().min(1),
+  source,
+  state: z.enum(['submitted', 'delivered', 'failed', 'expired']),
+  smscMessageIds: z.array(z.string()),
+  parts: z.number().int().min(0),
+  at: isoTime,
+  error: z
+    .object({
+      smppStatus: z.number().int().optional(),
+      receiptStat: z.string().optional(),
+      receiptError: z.string().optional(),
+      description: z.string(),
+    })
+    .optional(),
+});
+
+export const smsInboundSchema: z.ZodType<SmsInbound> = z.object({
+  from: z.string().min(1),
+  to: z.string().min(1),
+  text: z.string(),
+  receivedAt: isoTime,
+  smscMessageId: z.string().optional(),
+});

@@ -26,14 +26,18 @@ export const BATCH_MIGRATIONS = [
 /**
  * The batch service: schema "batch", its topics and the account directory before it serves
  * (readiness waits for the directory); once it listens, the outbox relay (sms.outbound.v1,
- * callbacks.v1), the status consumer (sms.status.v1) and the workers.
+ * batch.events.v1), the status consumer (sms.status.v1) and the workers.
  */
 export const batchService = defineService({
   name: 'batch',
   loadConfig: loadBatchConfig,
   database: { schema: BATCH_SCHEMA, migrations: BATCH_MIGRATIONS },
   // Producers and consumers both create what they use: services start in any order.
-  topics: [{ topic: Topics.smsOutbound }, { topic: Topics.smsStatus }, { topic: Topics.callbacks }],
+  topics: [
+    { topic: Topics.smsOutbound },
+    { topic: Topics.smsStatus },
+    { topic: Topics.batchEvents },
+  ],
   async start(config: BatchConfig, kit) {
     const { pool, bus, logger } = kit;
     const directory = await kit.accountDirectory();

@@ -51,7 +51,7 @@ async function batchCount(accountId: string): Promise<number> {
   return Number(rows[0]?.n);
 }
 
-/** The callbacks.v1 request an outbox row carries. */
+/** The callback request of an outbox row (see outboxFor). */
 function callbackRequest(row: { value: { payload: unknown } }) {
   return row.value.payload as { url: string; query?: Record<string, string>; body: BatchEvent };
 }
@@ -209,7 +209,7 @@ describe('createBatch: accepted', () => {
       total_messages: 2,
     });
     const events = await svc.outboxFor(res.body.id);
-    expect(events.map((e) => e.topic)).toEqual(['callbacks.v1', 'callbacks.v1']);
+    expect(events.map((e) => e.topic)).toEqual(['batch.events.v1', 'batch.events.v1']);
     const payloads = events.map(callbackRequest);
     expect(payloads.map((p) => p.body.event_type)).toEqual(['batch.created', 'batch.scheduled']);
     expect(payloads[0]).toMatchObject({

@@ -43,7 +43,7 @@ beforeAll(async () => {
   await bus.ensureTopics([
     { topic: Topics.smsOutbound },
     { topic: Topics.smsStatus },
-    { topic: Topics.callbacks },
+    { topic: Topics.batchEvents },
   ]);
   relay = createOutboxRelay({ pool, schema: 'batch', bus, logger: testLogger, pollIntervalMs: 10 });
   relay.start();

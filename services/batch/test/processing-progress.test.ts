@@ -45,8 +45,10 @@ async function decide(batchId: string, seq: number, state: 'submitted' | 'failed
       accountId: batch.account_id,
       source: 'batch',
       state,
+      smscMessageIds: [],
+      parts: 1,
       at: new Date().toISOString(),
-      ...(state === 'failed' && { errorDescription: 'rejected' }),
+      ...(state === 'failed' && { error: { description: 'rejected' } }),
     },
     TEST_CONFIG.BATCH_RETENTION,
   );

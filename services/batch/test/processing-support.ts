@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AccountState, CallbackRequest, EventEnvelope, SmsOutbound } from '@msg/contracts';
+import type { AccountState, BatchDomainEvent, EventEnvelope, SmsOutbound } from '@msg/contracts';
 import { migrate } from '@msg/db';
 import { createLogger, type Logger } from '@msg/logger';
 import { accountState, startTestRuntime } from '@msg/testing';
@@ -186,16 +186,15 @@ export async function outboundEvents(pool: pg.Pool, accountId: string): Promise<
   return rows;
 }
 
-/** The batch events (callbacks.v1 bodies) queued for a batch, in publishing order. */
+/** The batch events (batch.events.v1, what the customer is sent) queued for a batch, in order. */
 export async function batchEvents(pool: pg.Pool, batchId: string): Promise<BatchEvent[]> {
-  const { rows } = await pool.query<{ value: EventEnvelope<CallbackRequest> }>(
+  const { rows } = await pool.query<{ value: EventEnvelope<BatchDomainEvent> }>(
     `SELECT value FROM batch.outbox_event
-      WHERE topic = 'callbacks.v1'
-        AND value->'payload'->'body'->'batch_status_summary'->>'batch_id' = $1
+      WHERE topic = 'batch.events.v1' AND value->'payload'->>'batchId' = $1
       ORDER BY seq`,
     [batchId],
   );
-  return rows.map((row) => row.value.payload.body as BatchEvent);
+  return rows.map((row) => row.value.payload.event);
 }
 
 /** Runs a job step until it reports nothing left to do; returns how many steps did something. */

@@ -1,6 +1,12 @@
 import { gzipSync } from 'node:zlib';
 import { hashSecret } from '@msg/auth';
-import { type AccountState, type EventEnvelope, Topics } from '@msg/contracts';
+import {
+  type AccountState,
+  type BatchDomainEvent,
+  batchEventCallback,
+  type EventEnvelope,
+  Topics,
+} from '@msg/contracts';
 import { accountState, publishAccount, startTestRuntime } from '@msg/testing';
 import request from 'supertest';
 import { loadBatchConfig } from '../src/config.js';
@@ -48,7 +54,7 @@ export function batchBody(count: number, batch: Record<string, unknown> = {}) {
 /**
  * The batch service (startBatch) on embedded Postgres — or real Postgres with `databaseUrl` —
  * and the in-process bus, with helpers that play the admin service (accounts.v1), fetch tokens,
- * send gzip bodies, and a recorder of what it publishes (callbacks.v1, sms.outbound.v1).
+ * send gzip bodies, and a recorder of what it publishes (batch.events.v1, sms.outbound.v1).
  */
 export async function startTestBatch({ env = {}, databaseUrl }: StartTestBatchOptions = {}) {
   const runtime = await startTestRuntime({ service: 'batch', ...(databaseUrl && { databaseUrl }) });
@@ -62,12 +68,12 @@ export async function startTestBatch({ env = {}, databaseUrl }: StartTestBatchOp
   });
   const batch = await startBatch(config, { pool, bus, logger });
   const apiKeyHash = await hashSecret(API_KEY);
-  const seen: Record<string, Seen[]> = { [Topics.smsOutbound]: [], [Topics.callbacks]: [] };
+  const seen: Record<string, Seen[]> = { [Topics.smsOutbound]: [], [Topics.batchEvents]: [] };
   // The service creates what it publishes when it starts its workers; the recorder may come first.
-  await bus.ensureTopics([{ topic: Topics.smsOutbound }, { topic: Topics.callbacks }]);
+  await bus.ensureTopics([{ topic: Topics.smsOutbound }, { topic: Topics.batchEvents }]);
   const recorder = await bus.subscribe({
     groupId: 'batch-test-recorder',
-    topics: [Topics.smsOutbound, Topics.callbacks],
+    topics: [Topics.smsOutbound, Topics.batchEvents],
     fromBeginning: true,
     handler: async ({ topic, key, value }) => {
       seen[topic]?.push({ key, value });
@@ -130,14 +136,11 @@ export async function startTestBatch({ env = {}, databaseUrl }: StartTestBatchOp
       );
     },
 
-    /** The callbacks.v1 requests published for `batchId` (needs the outbox relay running). */
-    callbacksFor(batchId: string): Seen[] {
-      return (seen[Topics.callbacks] ?? []).filter((m) => {
-        const body = (
-          m.value.payload as { body?: { batch_status_summary?: { batch_id?: string } } }
-        ).body;
-        return body?.batch_status_summary?.batch_id === batchId;
-      });
+    /** The batch.events.v1 events published for `batchId` (needs the outbox relay running). */
+    eventsFor(batchId: string): Seen[] {
+      return (seen[Topics.batchEvents] ?? []).filter(
+        (m) => (m.value.payload as BatchDomainEvent).batchId === batchId,
+      );
     },
 
     /**
@@ -161,14 +164,21 @@ export async function startTestBatch({ env = {}, databaseUrl }: StartTestBatchOp
     },
 
     /** The outbox rows (queued events) of the batch, oldest first. */
+    /**
+     * The batch's events queued in the outbox, each with the callback request the notifier makes
+     * of it (batchEventCallback): what the customer will be sent.
+     */
     async outboxFor(batchId: string) {
-      const { rows } = await pool.query<{ topic: string; value: EventEnvelope }>(
+      const { rows } = await pool.query<{ topic: string; value: EventEnvelope<BatchDomainEvent> }>(
         `SELECT topic, value FROM batch.outbox_event
-          WHERE value->'payload'->'body'->'batch_status_summary'->>'batch_id' = $1
+          WHERE value->'payload'->>'batchId' = $1
           ORDER BY seq`,
         [batchId],
       );
-      return rows;
+      return rows.map(({ topic, value }) => ({
+        topic,
+        value: { ...value, payload: batchEventCallback(value) },
+      }));
     },
 
     async stop() {

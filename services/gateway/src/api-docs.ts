@@ -3,6 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { openapiDocumentPath } from '@msg/contracts';
 import express, { type Router } from 'express';
 import swaggerUi from 'swagger-ui-express';
+import { eventDocsRouter } from './event-docs.js';
 
 export interface ApiDocument {
   /** File name without `.yaml`, e.g. 'batch'. */
@@ -34,7 +35,8 @@ export function listApiDocuments(dir: string = contractsOpenapiDir()): ApiDocume
 
 /**
  * `/docs/`: Swagger UI with a drop-down of every document; `/docs/openapi/<name>.yaml`: the raw
- * document. URLs in the UI are relative so the docs also work behind a path prefix.
+ * document; `/docs/events/`: the AsyncAPI document of the Kafka topics (event-docs.ts). URLs are
+ * relative so the docs also work behind a path prefix.
  */
 export function apiDocsRouter(documents: readonly ApiDocument[]): Router {
   const router = express.Router({ strict: true });
@@ -47,8 +49,12 @@ export function apiDocsRouter(documents: readonly ApiDocument[]): Router {
     res.sendFile(file);
   });
 
+  router.use(eventDocsRouter());
+
   const options: swaggerUi.SwaggerUiOptions = {
     customSiteTitle: 'Messaging API',
+    // The way from the HTTP APIs to the events, in Swagger UI's top bar.
+    customJs: './events/link.js',
     explorer: true,
     swaggerOptions: {
       urls: documents.map((doc) => ({ url: `./openapi/${doc.name}.yaml`, name: doc.name })),

@@ -1,3 +1,4 @@
+import { eventContracts } from '@msg/contracts';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractsOpenapiDir, listApiDocuments } from '../src/api-docs.js';
@@ -67,5 +68,56 @@ describe('API docs', () => {
       const res = await request(gateway.url).get(path);
       expect(res.status, path).toBe(404);
     }
+  });
+});
+
+describe('event docs', () => {
+  let gateway: RunningGateway;
+
+  beforeAll(async () => {
+    gateway = await startTestGateway({});
+  });
+  afterAll(async () => {
+    await gateway.close();
+  });
+
+  it('when /docs/events/ is requested, then a page rendering the AsyncAPI document with its own assets comes back', async () => {
+    const res = await request(gateway.url).get('/docs/events/');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    for (const asset of ['./asyncapi.js', './asyncapi.css', './render.js']) {
+      expect(res.text).toContain(asset);
+    }
+    const render = await request(gateway.url).get('/docs/events/render.js');
+    expect(render.text).toContain('AsyncApiStandalone.render');
+    expect(render.text).toContain('../asyncapi/events.yaml');
+    const bundle = await request(gateway.url).get('/docs/events/asyncapi.js');
+    expect(bundle.status).toBe(200);
+    expect(bundle.text).toContain('AsyncApiStandalone');
+    expect((await request(gateway.url).get('/docs/events/asyncapi.css')).status).toBe(200);
+  });
+
+  it('when /docs/events is requested, then it redirects to /docs/events/', async () => {
+    const res = await request(gateway.url).get('/docs/events');
+    expect(res.status).toBe(301);
+    expect(res.headers.location).toBe('/docs/events/');
+  });
+
+  it('when the raw AsyncAPI document is requested, then its YAML lists every topic with a contract', async () => {
+    const res = await request(gateway.url).get('/docs/asyncapi/events.yaml');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/yaml/);
+    expect(res.text).toMatch(/^asyncapi: 3\.0\.0/m);
+    for (const topic of Object.keys(eventContracts)) {
+      expect(res.text).toContain(`address: ${topic}`);
+    }
+  });
+
+  it('when the Swagger UI page loads, then it links to the event docs', async () => {
+    const page = await request(gateway.url).get('/docs/');
+    expect(page.text).toContain('./events/link.js');
+    const link = await request(gateway.url).get('/docs/events/link.js');
+    expect(link.status).toBe(200);
+    expect(link.text).toContain("href: './events/'");
   });
 });

@@ -48,7 +48,7 @@ export const notifierSettings = z.object({
     .min(1)
     .default('notifier')
     .describe(
-      'Kafka consumer group reading callbacks.v1 (one per environment on a shared cluster).',
+      'Kafka consumer group reading callbacks.v1; batch.events.v1 is read by <group>.batch-events (one per environment on a shared cluster).',
     ),
 });
 

@@ -1,14 +1,12 @@
-import type { Bus, Subscription } from '@msg/bus';
-import { CALLBACK_REQUEST_EVENT, Topics } from '@msg/contracts';
-import type { Logger } from '@msg/logger';
+import { type Bus, type Subscription, subscribeToEvents } from '@msg/bus';
+import { batchEventCallback, type CallbackRequest, Topics } from '@msg/contracts';
 import type pg from 'pg';
-import { parseCallbackRequest } from './callback-request.js';
 import { insertCallback } from './callback-store.js';
 
 export interface RequestConsumerOptions {
   bus: Bus;
   pool: pg.Pool;
-  logger: Logger;
+  /** The group of callbacks.v1; batch.events.v1 is read by `<groupId>.batch-events`. */
   groupId: string;
   horizonMs: number;
   /** Called after a callback is stored, so delivery need not wait for the next poll. */
@@ -16,38 +14,34 @@ export interface RequestConsumerOptions {
 }
 
 /**
- * Stores every callback requested on callbacks.v1. The handler returns only once the row is
- * committed, so the offset is committed only for durable callbacks; a redelivered event finds
- * its callbackId stored and changes nothing.
+ * Stores every callback to deliver: those requested on callbacks.v1 and one per batch event on
+ * batch.events.v1 (batchEventCallback). A handler returns only once the row is committed, so
+ * offsets are committed only for durable callbacks; a redelivered event finds its callbackId
+ * stored and changes nothing. The bus dead-letters events that break their topic's schema.
  */
-export function subscribeToCallbackRequests({
+export async function subscribeToCallbackRequests({
   bus,
   pool,
-  logger,
   groupId,
   horizonMs,
   onStored,
-}: RequestConsumerOptions): Promise<Subscription> {
-  const log = logger.child({ component: 'callback-requests' });
-  return bus.subscribe({
-    groupId,
-    topics: [Topics.callbacks],
-    // A new group reads what was requested before the notifier was first deployed.
-    fromBeginning: true,
-    handler: async (msg) => {
-      if (msg.value.type !== CALLBACK_REQUEST_EVENT) return;
-      const parsed = parseCallbackRequest(msg.value.payload);
-      if ('problems' in parsed) {
-        // Retrying cannot make it valid: say so loudly, then move on.
-        log.error('undeliverable callback request skipped', {
-          eventId: msg.value.id,
-          partition: msg.partition,
-          offset: msg.offset,
-          problems: parsed.problems,
-        });
-        return;
-      }
-      if (await insertCallback(pool, parsed.request, horizonMs)) onStored();
-    },
-  });
+}: RequestConsumerOptions): Promise<Subscription[]> {
+  async function store(request: CallbackRequest): Promise<void> {
+    if (await insertCallback(pool, request, horizonMs)) onStored();
+  }
+  // A new group reads what was requested before the notifier was first deployed.
+  return Promise.all([
+    subscribeToEvents(bus, {
+      topic: Topics.callbacks,
+      groupId,
+      fromBeginning: true,
+      handler: (event) => store(event.payload),
+    }),
+    subscribeToEvents(bus, {
+      topic: Topics.batchEvents,
+      groupId: `${groupId}.batch-events`,
+      fromBeginning: true,
+      handler: (event) => store(batchEventCallback(event)),
+    }),
+  ]);
 }

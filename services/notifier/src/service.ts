@@ -17,14 +17,19 @@ const LEASE_MARGIN_MS = 30_000;
 
 /**
  * The notifier: its schema and topics before it serves; once it listens, the outbox relay of
- * callbacks.dlq.v1 (drained at shutdown), the delivery loop and the consumer of callbacks.v1.
+ * callbacks.dlq.v1 (drained at shutdown), the delivery loop and the consumers of callbacks.v1 and
+ * batch.events.v1.
  * The app serves only /healthz, /readyz and /metrics.
  */
 export const notifierService = defineService({
   name: 'notifier',
   loadConfig: loadNotifierConfig,
   database: { schema: NOTIFIER_SCHEMA, migrations: [OUTBOX_MIGRATIONS_DIR, MIGRATIONS_DIR] },
-  topics: [{ topic: Topics.callbacks }, { topic: Topics.callbacksDlq }],
+  topics: [
+    { topic: Topics.callbacks },
+    { topic: Topics.batchEvents },
+    { topic: Topics.callbacksDlq },
+  ],
   async start(config: NotifierConfig, kit) {
     const { pool, bus, logger } = kit;
     const sender = createCallbackSender({
@@ -56,16 +61,16 @@ export const notifierService = defineService({
       loop.start();
       return loop;
     });
-    kit.afterListen('callback-consumer', () =>
-      subscribeToCallbackRequests({
+    kit.afterListen('callback-consumers', async () => {
+      const subscriptions = await subscribeToCallbackRequests({
         bus,
         pool,
-        logger,
         groupId: config.NOTIFIER_CONSUMER_GROUP,
         horizonMs: config.CALLBACK_HORIZON,
         onStored: loop.wake,
-      }),
-    );
+      });
+      return { stop: async () => void (await Promise.all(subscriptions.map((s) => s.stop()))) };
+    });
     const app = createService({
       name: 'notifier',
       logger,

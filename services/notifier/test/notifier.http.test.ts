@@ -8,7 +8,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadNotifierConfig } from '../src/config.js';
 import { type Notifier, startNotifier } from '../src/service.js';
 import { type Receiver, type Reply, startReceiver } from './receiver.js';
-import { callbackRequest, collectDeadLetters, eventually, publishCallback } from './support.js';
+import {
+  batchEventMessage,
+  callbackMessage,
+  callbackRequest,
+  collectDeadLetters,
+  eventually,
+  publishCallback,
+} from './support.js';
 
 const logger = createLogger({ service: 'notifier-test', level: 'error' });
 /** Quick retries so that a test sees several attempts within a second. */
@@ -31,7 +38,11 @@ beforeAll(async () => {
   database = await startEmbeddedPostgres({});
   pool = createPool({ url: database.url, ...database.poolOptions });
   bus = createInProcessBus({ logger });
-  await bus.ensureTopics([{ topic: Topics.callbacks }, { topic: Topics.callbacksDlq }]);
+  await bus.ensureTopics([
+    { topic: Topics.callbacks },
+    { topic: Topics.batchEvents },
+    { topic: Topics.callbacksDlq },
+  ]);
   deadLetters = await collectDeadLetters(bus, 'test-dead-letters');
 }, 60_000);
 
@@ -135,11 +146,49 @@ describe('delivery', () => {
   it('when a request is not a valid callback, then it is skipped and the next one still goes out', async () => {
     await notifier();
     const target = await receiver();
-    await publishCallback(bus, callbackRequest('ftp://example.com/x'));
+    // Written past the publish check, as a producer that skips it could.
+    await bus.publishUnchecked(Topics.callbacks, [
+      callbackMessage(callbackRequest('ftp://example.com/x')),
+    ]);
     const req = callbackRequest(target.url);
     await publishCallback(bus, req);
     await deliveredRow(req);
     expect(target.received).toHaveLength(1);
+  });
+});
+
+describe('batch events', () => {
+  it('when batch events are published, then the customer gets each event as the POST body to the callback URL with ?token=, in order', async () => {
+    await notifier();
+    const target = await receiver();
+    const callback = { url: `${target.url}/batch-events`, token: 'secret-token' };
+    const created = batchEventMessage(callback, 'batch.created');
+    const started = batchEventMessage(callback, 'batch.processing_started');
+
+    await bus.publish(Topics.batchEvents, [created, started]);
+
+    await eventually(() => expect(target.received).toHaveLength(2));
+    for (const [index, sent] of [created, started].entries()) {
+      const got = target.received[index];
+      expect(got?.method).toBe('POST');
+      expect(got?.url).toBe('/batch-events?token=secret-token');
+      expect(got?.headers['content-type']).toBe('application/json');
+      expect(JSON.parse(got?.body ?? '')).toEqual((sent.value.payload as { event: object }).event);
+    }
+  });
+
+  it('when a batch has no token or an event is delivered twice, then the POST has no query and goes out once', async () => {
+    await notifier();
+    const target = await receiver();
+    const event = batchEventMessage({ url: `${target.url}/cb` }, 'batch.canceled');
+
+    await bus.publish(Topics.batchEvents, [event]);
+    await bus.publish(Topics.batchEvents, [event]);
+
+    await eventually(() => expect(target.received).toHaveLength(1));
+    expect(await rowOf(event.value.id)).toMatchObject({ status: 'delivered' });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(target.received.map((r) => r.url)).toEqual(['/cb']);
   });
 });
 

@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { Bus, ConsumedMessage } from '@msg/bus';
+import type { Bus, BusMessage, ConsumedMessage } from '@msg/bus';
 import {
+  BATCH_EVENT,
+  type BatchDomainEvent,
   CALLBACK_REQUEST_EVENT,
   type CallbackDeadLetter,
   type CallbackRequest,
+  exampleEvents,
   makeEvent,
   Topics,
 } from '@msg/contracts';
@@ -28,14 +31,36 @@ export function callbackRequest(
   };
 }
 
-/** Publishes as any producing service does: keyed by the target's origin. */
+/** A callbacks.v1 message as any producing service writes it: keyed by the target's origin. */
+export function callbackMessage(request: CallbackRequest): BusMessage {
+  return {
+    key: new URL(request.url).origin,
+    value: makeEvent(CALLBACK_REQUEST_EVENT, request, { accountId: request.accountId }),
+  };
+}
+
 export async function publishCallback(bus: Bus, request: CallbackRequest): Promise<void> {
-  await bus.publish(Topics.callbacks, [
-    {
-      key: new URL(request.url).origin,
-      value: makeEvent(CALLBACK_REQUEST_EVENT, request, { accountId: request.accountId }),
-    },
-  ]);
+  await bus.publish(Topics.callbacks, [callbackMessage(request)]);
+}
+
+/**
+ * A batch.events.v1 message as the batch service writes it (keyed by batch id): the contract's
+ * example batch event with `event_type` and `callback` replaced.
+ */
+export function batchEventMessage(
+  callback: BatchDomainEvent['callback'],
+  eventType: BatchDomainEvent['event']['event_type'],
+): BusMessage {
+  const { payload } = exampleEvents[Topics.batchEvents];
+  const event: BatchDomainEvent = {
+    ...payload,
+    callback,
+    event: { ...payload.event, event_type: eventType },
+  };
+  return {
+    key: payload.batchId,
+    value: makeEvent(BATCH_EVENT, event, { accountId: payload.accountId }),
+  };
 }
 
 /** Collects callbacks.dlq.v1 from now on (its own group). */

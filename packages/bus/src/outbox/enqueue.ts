@@ -1,4 +1,5 @@
 import type { Sql } from '@msg/db';
+import { checkOutgoing } from '../event-validation.js';
 import type { BusMessage } from '../types.js';
 import { quoteSchema } from './schema-name.js';
 
@@ -8,7 +9,8 @@ const ROWS_PER_STATEMENT = 1_000;
 /**
  * Records messages to publish in the caller's transaction (pass the transaction's client), so
  * they are published if and only if the state change commits. The event id is the row id: the
- * same event enqueued twice is stored once.
+ * same event enqueued twice is stored once. Messages that break their topic's schema are refused
+ * (InvalidEventError) before anything is written.
  */
 export async function enqueueOutbox(
   sql: Sql,
@@ -16,6 +18,7 @@ export async function enqueueOutbox(
   topic: string,
   messages: BusMessage[],
 ): Promise<void> {
+  checkOutgoing(topic, messages);
   const table = `${quoteSchema(schema)}."outbox_event"`;
   for (let start = 0; start < messages.length; start += ROWS_PER_STATEMENT) {
     const chunk = messages.slice(start, start + ROWS_PER_STATEMENT);

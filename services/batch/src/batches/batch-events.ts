@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { enqueueOutbox } from '@msg/bus';
-import { CALLBACK_REQUEST_EVENT, type CallbackRequest, makeEvent, Topics } from '@msg/contracts';
+import { BATCH_EVENT, type BatchDomainEvent, makeEvent, Topics } from '@msg/contracts';
 import type { components } from '@msg/contracts/batch';
 import type { Sql } from '@msg/db';
 import { BATCH_SCHEMA, type BatchRow } from './batch-row.js';
@@ -16,10 +15,10 @@ type ProgressMembers = Pick<
 >;
 
 /**
- * Queues a batch event for the notifier in the caller's transaction (callbacks.v1 through the
- * outbox), so it goes out if and only if the change it reports commits. POST to the batch's
- * callback URL with `?token=` when a token is set; nothing when the batch has no callback URL.
- * Keyed by the URL's origin: one receiver's events are handled in order by one consumer.
+ * Queues a batch event on batch.events.v1 in the caller's transaction (through the outbox), so it
+ * goes out if and only if the change it reports commits; the notifier turns it into the POST to
+ * the batch's callback URL (`?token=` when a token is set). Nothing when the batch has no
+ * callback URL. Keyed by batch id: one batch's events stay in order.
  */
 export async function queueBatchEvent(
   sql: Sql,
@@ -29,26 +28,27 @@ export async function queueBatchEvent(
   traceId?: string,
 ): Promise<void> {
   if (!row.callback_url) return;
-  const body: BatchEvent = {
-    event_type: eventType,
-    timestamp: new Date().toISOString(),
-    batch_status_summary: toSummary(row),
-    ...extra,
-  };
-  const request: CallbackRequest = {
-    callbackId: randomUUID(),
+  const event: BatchDomainEvent = {
+    batchId: row.id,
     accountId: row.account_id,
-    url: row.callback_url,
-    method: 'POST',
-    ...(row.callback_token !== null && { query: { token: row.callback_token } }),
-    body,
-    origin: { service: 'batch', kind: eventType },
+    callback: {
+      url: row.callback_url,
+      ...(row.callback_token !== null && { token: row.callback_token }),
+    },
+    event: {
+      event_type: eventType,
+      timestamp: new Date().toISOString(),
+      batch_status_summary: toSummary(row),
+      ...extra,
+    },
   };
-  const event = makeEvent(CALLBACK_REQUEST_EVENT, request, {
-    accountId: row.account_id,
-    ...(traceId && { traceId }),
-  });
-  await enqueueOutbox(sql, BATCH_SCHEMA, Topics.callbacks, [
-    { key: new URL(row.callback_url).origin, value: event },
+  await enqueueOutbox(sql, BATCH_SCHEMA, Topics.batchEvents, [
+    {
+      key: row.id,
+      value: makeEvent(BATCH_EVENT, event, {
+        accountId: row.account_id,
+        ...(traceId && { traceId }),
+      }),
+    },
   ]);
 }

@@ -1,4 +1,5 @@
 import { claimEvent } from '@msg/bus';
+import type { SmsStatus } from '@msg/contracts';
 import { type Sql, withTransaction } from '@msg/db';
 import type pg from 'pg';
 import {
@@ -10,7 +11,6 @@ import {
   MESSAGE_TABLE,
 } from '../batches/batch-row.js';
 import { completeIfDecided } from './complete-batch.js';
-import type { StatusReport } from './sms-status.js';
 
 /** Consumer name of the status consumer in processed_event, and its consumer group. */
 export const STATUS_CONSUMER = 'batch-status';
@@ -27,7 +27,7 @@ export type StatusOutcome = 'applied' | 'duplicate' | 'already-decided' | 'unkno
 export async function applyStatusReport(
   pool: pg.Pool,
   eventId: string,
-  report: StatusReport,
+  report: SmsStatus,
   retentionMs: number,
 ): Promise<StatusOutcome> {
   return withTransaction(pool, async (sql) => {
@@ -70,7 +70,7 @@ async function decideMessage(
   sql: Sql,
   batch: BatchRow,
   seq: number,
-  report: StatusReport,
+  report: SmsStatus,
   failed: boolean,
 ): Promise<void> {
   await sql.query(
@@ -81,7 +81,7 @@ async function decideMessage(
       batch.id,
       seq,
       failed ? 'failed' : 'submitted',
-      failed ? (report.errorDescription ?? 'failed') : null,
+      failed ? (report.error?.description ?? 'failed') : null,
       Number(batch.last_change_seq) + 1,
       new Date(report.at),
     ],

@@ -1,9 +1,8 @@
-import type { Bus, Subscription } from '@msg/bus';
+import { type Bus, type Subscription, subscribeToSmsStatus } from '@msg/bus';
 import { Topics } from '@msg/contracts';
 import type { Logger } from '@msg/logger';
 import type pg from 'pg';
 import { applyStatusReport, STATUS_CONSUMER } from './apply-status.js';
-import { parseStatusReport } from './sms-status.js';
 
 export interface StatusConsumerDeps {
   bus: Bus;
@@ -14,9 +13,9 @@ export interface StatusConsumerDeps {
 }
 
 /**
- * Follows sms.status.v1 in the consumer group 'batch-status' (replicas share the partitions) and
- * applies the reports about batch messages (source 'batch'); other owners' reports on the same
- * topic are skipped. Each report is applied exactly once (claimEvent in its transaction).
+ * Follows the sms.status.v1 reports about batch messages (source 'batch') in the consumer group
+ * 'batch-status' (replicas share the partitions). Each report is applied exactly once
+ * (claimEvent in its transaction); the bus dead-letters reports that break the topic's schema.
  */
 export async function startStatusConsumer({
   bus,
@@ -26,21 +25,14 @@ export async function startStatusConsumer({
 }: StatusConsumerDeps): Promise<Subscription> {
   const log = logger.child({ component: 'batch-status-consumer' });
   await bus.ensureTopics([{ topic: Topics.smsStatus }]);
-  return bus.subscribe({
+  return subscribeToSmsStatus(bus, {
+    owner: 'batch',
     groupId: STATUS_CONSUMER,
-    topics: [Topics.smsStatus],
     // A new deployment must not miss reports already waiting for it.
     fromBeginning: true,
-    handler: async ({ value }) => {
-      const report = parseStatusReport(value.payload);
-      if (!report) {
-        // Retrying cannot fix a malformed payload.
-        log.warn('malformed sms status skipped', { eventId: value.id });
-        return;
-      }
-      if (report.source !== 'batch') return;
-      const outcome = await applyStatusReport(pool, value.id, report, retention);
-      log.debug('batch sms status handled', { eventId: value.id, state: report.state, outcome });
+    handler: async (report, event) => {
+      const outcome = await applyStatusReport(pool, event.id, report, retention);
+      log.debug('batch sms status handled', { eventId: event.id, state: report.state, outcome });
     },
   });
 }

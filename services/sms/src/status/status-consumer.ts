@@ -1,8 +1,6 @@
-import type { Bus, Subscription } from '@msg/bus';
-import { Topics } from '@msg/contracts';
+import { type Bus, type Subscription, subscribeToSmsStatus } from '@msg/bus';
 import type { Logger } from '@msg/logger';
 import { type ApplyStatusDeps, createStatusApplier, STATUS_CONSUMER } from './apply-status.js';
-import { parseSmsStatus } from './sms-status-event.js';
 
 export interface StatusConsumerOptions extends ApplyStatusDeps {
   bus: Bus;
@@ -10,9 +8,9 @@ export interface StatusConsumerOptions extends ApplyStatusDeps {
 }
 
 /**
- * Follows sms.status.v1 in the consumer group 'sms-status' (replicas share the partitions) and
- * applies the reports about messages this service owns (source 'sms'); the other owners' reports
- * on the same topic are skipped.
+ * Follows the sms.status.v1 reports about messages this service owns (source 'sms') in the
+ * consumer group 'sms-status' (replicas share the partitions); the bus checks each against the
+ * topic's schema and dead-letters the malformed ones.
  */
 export async function startStatusConsumer({
   bus,
@@ -21,22 +19,15 @@ export async function startStatusConsumer({
 }: StatusConsumerOptions): Promise<Subscription> {
   const log = logger.child({ component: 'status-consumer' });
   const applyStatus = createStatusApplier({ ...deps, logger: log });
-  return bus.subscribe({
+  return subscribeToSmsStatus(bus, {
+    owner: 'sms',
     groupId: STATUS_CONSUMER,
-    topics: [Topics.smsStatus],
     // A new deployment must not miss reports already waiting for it.
     fromBeginning: true,
-    handler: async ({ value }) => {
-      const status = parseSmsStatus(value.payload);
-      if (!status) {
-        // Retrying cannot fix a malformed payload; dead-lettering would only add noise.
-        log.warn('malformed sms status skipped', { eventId: value.id });
-        return;
-      }
-      if (status.source !== 'sms') return;
-      const outcome = await applyStatus(value, status);
+    handler: async (status, event) => {
+      const outcome = await applyStatus(event, status);
       log.debug('sms status handled', {
-        eventId: value.id,
+        eventId: event.id,
         messageId: status.messageId,
         state: status.state,
         outcome,

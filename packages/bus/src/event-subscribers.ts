@@ -1,0 +1,79 @@
+import {
+  type ContractTopic,
+  eventContracts,
+  type SmsInbound,
+  type SmsSource,
+  type SmsStatus,
+  type TopicEvent,
+  Topics,
+} from '@msg/contracts';
+import type { Bus, ConsumedMessage, SubscribeOptions, Subscription } from './types.js';
+
+type Common = Omit<SubscribeOptions, 'topics' | 'handler'>;
+
+export interface EventSubscribeOptions<T extends ContractTopic> extends Common {
+  topic: T;
+  /** Gets only events that follow the topic's schema; the bus dead-letters the others. */
+  handler(event: TopicEvent<T>, msg: ConsumedMessage): Promise<void>;
+}
+
+/** Subscribes to one topic with a contract and hands the handler its events typed. */
+export function subscribeToEvents<T extends ContractTopic>(
+  bus: Bus,
+  { topic, handler, ...options }: EventSubscribeOptions<T>,
+): Promise<Subscription> {
+  const schema = eventContracts[topic].schema;
+  return bus.subscribe({
+    ...options,
+    topics: [topic],
+    // The bus already checked the event; parsing once more gives it its type. (TypeScript cannot
+    // tie the indexed schema's output to T, hence the assertion on what parse returned.)
+    handler: (msg) => handler(schema.parse(msg.value) as TopicEvent<T>, msg),
+  });
+}
+
+export interface SmsStatusSubscribeOptions extends Common {
+  /** The service whose messages' reports to receive (their `source`). */
+  owner: SmsSource;
+  handler(status: SmsStatus, event: TopicEvent<typeof Topics.smsStatus>): Promise<void>;
+}
+
+/**
+ * The status reports (sms.status.v1) about the messages one service sent: every owner's reports
+ * share the topic, and the others' are passed over here, not in each service.
+ */
+export function subscribeToSmsStatus(
+  bus: Bus,
+  { owner, handler, ...options }: SmsStatusSubscribeOptions,
+): Promise<Subscription> {
+  return subscribeToEvents(bus, {
+    ...options,
+    topic: Topics.smsStatus,
+    handler: async (event) => {
+      if (event.payload.source === owner) await handler(event.payload, event);
+    },
+  });
+}
+
+export interface SmsInboundSubscribeOptions extends Common {
+  /**
+   * Whether the destination number is one of the service's: inbound SMS carry no owner, the
+   * number they were sent to is what says whose they are.
+   */
+  owns(to: string): boolean | Promise<boolean>;
+  handler(inbound: SmsInbound, event: TopicEvent<typeof Topics.smsInbound>): Promise<void>;
+}
+
+/** The inbound SMS (sms.inbound.v1) sent to the numbers of one service. */
+export function subscribeToSmsInbound(
+  bus: Bus,
+  { owns, handler, ...options }: SmsInboundSubscribeOptions,
+): Promise<Subscription> {
+  return subscribeToEvents(bus, {
+    ...options,
+    topic: Topics.smsInbound,
+    handler: async (event) => {
+      if (await owns(event.payload.to)) await handler(event.payload, event);
+    },
+  });
+}

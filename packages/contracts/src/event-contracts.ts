@@ -1,0 +1,125 @@
+import type { z } from 'zod';
+import { ACCOUNT_STATE_EVENT, accountStateSchema } from './accounts.js';
+import { BATCH_EVENT, batchDomainEventSchema } from './batch-events.js';
+import {
+  CALLBACK_DEAD_LETTER_EVENT,
+  CALLBACK_REQUEST_EVENT,
+  callbackDeadLetterSchema,
+  callbackRequestSchema,
+} from './callbacks.js';
+import { envelopeSchema } from './envelope.js';
+import {
+  SMS_INBOUND_EVENT,
+  SMS_OUTBOUND_EVENT,
+  SMS_STATUS_EVENT,
+  smsInboundSchema,
+  smsOutboundSchema,
+  smsStatusSchema,
+} from './sms.js';
+import { Topics } from './topics.js';
+
+/** What the AsyncAPI document says about a topic besides its schema. */
+export interface TopicDescription {
+  summary: string;
+  /** What the message key is; messages with one key stay in order. */
+  key: string;
+  producers: string[];
+  consumers: string[];
+  compacted?: boolean;
+}
+
+function topicContract<Schema extends z.ZodType>(description: TopicDescription, schema: Schema) {
+  return { ...description, schema };
+}
+
+/**
+ * The contract of every topic that carries events: its runtime schema (envelope and payload) and
+ * what the AsyncAPI document says about it. The bus checks every event against it on publish
+ * and on consume. rcs.events.v1 and voice.events.v1 get theirs with the services that produce
+ * them; deadletter.v1 holds whatever could not be handled, as it was, so it has none.
+ */
+export const eventContracts = {
+  [Topics.accounts]: topicContract(
+    {
+      summary: 'The whole current state of every account (compacted: the latest per account).',
+      key: 'account id',
+      producers: ['admin'],
+      consumers: ["every service's account directory"],
+      compacted: true,
+    },
+    envelopeSchema([ACCOUNT_STATE_EVENT], accountStateSchema),
+  ),
+  [Topics.smsOutbound]: topicContract(
+    {
+      summary: 'An SMS to submit to the SMS centre.',
+      key: 'account id (per-account order and throughput)',
+      producers: ['sms', 'batch'],
+      consumers: ['smsc-connector'],
+    },
+    envelopeSchema([SMS_OUTBOUND_EVENT], smsOutboundSchema),
+  ),
+  [Topics.smsStatus]: topicContract(
+    {
+      summary:
+        'Submit results and delivery receipts; each owner reads the ones whose `source` is itself.',
+      key: 'message id',
+      producers: ['smsc-connector'],
+      consumers: ['the owner of the message (payload.source): sms, batch'],
+    },
+    envelopeSchema([SMS_STATUS_EVENT], smsStatusSchema),
+  ),
+  [Topics.smsInbound]: topicContract(
+    {
+      summary: 'SMS received from the network.',
+      key: 'destination number',
+      producers: ['smsc-connector'],
+      consumers: ['the reply-path services'],
+    },
+    envelopeSchema([SMS_INBOUND_EVENT], smsInboundSchema),
+  ),
+  [Topics.batchEvents]: topicContract(
+    {
+      summary:
+        "What happened to a batch that has a callback URL; `event` is the batch API's BatchEvent.",
+      key: 'batch id',
+      producers: ['batch'],
+      consumers: ['notifier (POSTs `event` to `callback.url`)'],
+    },
+    envelopeSchema([BATCH_EVENT], batchDomainEventSchema),
+  ),
+  [Topics.callbacks]: topicContract(
+    {
+      summary: 'An HTTP callback for the notifier to deliver, with retries.',
+      key: "the target URL's origin",
+      producers: ['sms'],
+      consumers: ['notifier'],
+    },
+    envelopeSchema([CALLBACK_REQUEST_EVENT], callbackRequestSchema),
+  ),
+  [Topics.callbacksDlq]: topicContract(
+    {
+      summary: 'A callback the notifier gave up on, with its attempts and last error.',
+      key: "the target URL's origin",
+      producers: ['notifier'],
+      consumers: ['operators'],
+    },
+    envelopeSchema([CALLBACK_DEAD_LETTER_EVENT], callbackDeadLetterSchema),
+  ),
+};
+
+export type ContractTopic = keyof typeof eventContracts;
+
+/** An event of `topic` as a consumer sees it once the bus checked it. */
+export type TopicEvent<T extends ContractTopic> = z.output<(typeof eventContracts)[T]['schema']>;
+
+/** The payload of an event of `topic`. */
+export type TopicPayload<T extends ContractTopic> = TopicEvent<T>['payload'];
+
+export function isContractTopic(topic: string): topic is ContractTopic {
+  return Object.hasOwn(eventContracts, topic);
+}
+
+/** The schema the events of `topic` must follow, or undefined for a topic without a contract. */
+export function eventSchemaOf(topic: string): z.ZodType | undefined {
+  return isContractTopic(topic) ? eventContracts[topic].schema : undefined;
+}

@@ -1,0 +1,147 @@
+import type { ContractTopic, TopicEvent } from './event-contracts.js';
+
+const at = '2026-01-15T09:30:00.000Z';
+const accountId = '0b7e4f6a-1c2d-4e5f-8a9b-0c1d2e3f4a5b';
+const messageId = '5f1d8c9e-2b3a-4c5d-9e8f-7a6b5c4d3e2f';
+const batchId = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
+
+/**
+ * One well-formed event per topic: shown as the example of each message in the AsyncAPI document,
+ * and the starting point of the tests that break one member at a time.
+ */
+export const exampleEvents: { [T in ContractTopic]: TopicEvent<T> } = {
+  'accounts.v1': {
+    id: '3c0e7a52-7f41-4d0b-9a61-2f4b8e1d6c70',
+    type: 'account.state',
+    schemaVersion: 1,
+    occurredAt: at,
+    accountId,
+    payload: {
+      id: accountId,
+      name: 'acme',
+      status: 'active',
+      passwordHash: 'scrypt$16384$8$1$c2FsdA$aGFzaA',
+      apiKeys: [],
+      permissions: ['sms', 'batch_sms'],
+      numberScopes: ['numbers:read'],
+      callbacks: {
+        replyPathUrl: null,
+        replyPathMethod: 'POST',
+        deliveryReportUrl: 'https://acme.example/dlr',
+        voiceReportUrl: null,
+      },
+      rateLimit: { perSecond: 10, burst: 20 },
+      smsThroughputPerSecond: 100,
+      batchMaxRecipients: null,
+      numbersMonthlyQuota: null,
+      ipAllowList: [],
+      senderIds: ['Acme'],
+      version: 3,
+      updatedAt: at,
+    },
+  },
+  'sms.outbound.v1': {
+    id: '8d2f6b1e-4a3c-4b5d-8e7f-6a5b4c3d2e1f',
+    type: 'sms.outbound',
+    schemaVersion: 1,
+    occurredAt: at,
+    accountId,
+    payload: {
+      messageId,
+      accountId,
+      source: 'sms',
+      from: 'Acme',
+      to: '+46701234567',
+      text: 'Your code is 1234',
+      encoding: 'GSM-7',
+      parts: 1,
+      deliveryReport: true,
+    },
+  },
+  'sms.status.v1': {
+    id: '1e2d3c4b-5a69-4788-9a0b-c1d2e3f4a5b6',
+    type: 'sms.status',
+    schemaVersion: 1,
+    occurredAt: at,
+    accountId,
+    payload: {
+      messageId,
+      accountId,
+      source: 'sms',
+      state: 'delivered',
+      smscMessageIds: ['4711'],
+      parts: 1,
+      at,
+    },
+  },
+  'sms.inbound.v1': {
+    id: '6b5a4c3d-2e1f-4a0b-9c8d-7e6f5a4b3c2d',
+    type: 'sms.inbound',
+    schemaVersion: 1,
+    occurredAt: at,
+    payload: { from: '+46701234567', to: '+46765550100', text: 'STOP', receivedAt: at },
+  },
+  'batch.events.v1': {
+    id: '2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d',
+    type: 'batch.event',
+    schemaVersion: 1,
+    occurredAt: at,
+    accountId,
+    payload: {
+      batchId,
+      accountId,
+      callback: { url: 'https://acme.example/batch-events', token: 'b4tch-t0ken' },
+      event: {
+        event_type: 'batch.submission_completed',
+        timestamp: at,
+        batch_status_summary: {
+          batch_id: batchId,
+          external_batch_id: 'spring-campaign',
+          status: 'completed',
+          created_at: at,
+          scheduled_at: null,
+          started_at: at,
+          completed_at: at,
+          total_messages: 2,
+          submitted_messages: 2,
+          failed_messages: 0,
+          pending_messages: 0,
+          total_parts: 2,
+        },
+      },
+    },
+  },
+  'callbacks.v1': {
+    id: '7c6d5e4f-3a2b-4c1d-8e0f-9a8b7c6d5e4f',
+    type: 'callback.request',
+    schemaVersion: 1,
+    occurredAt: at,
+    accountId,
+    payload: {
+      callbackId: '7c6d5e4f-3a2b-4c1d-8e0f-9a8b7c6d5e4f',
+      accountId,
+      url: 'https://acme.example/dlr',
+      method: 'POST',
+      body: { messageId, status: 'delivered' },
+      origin: { service: 'sms', kind: 'status' },
+    },
+  },
+  'callbacks.dlq.v1': {
+    id: '4f5e6d7c-8b9a-4a0b-9c1d-2e3f4a5b6c7d',
+    type: 'callback.dead_letter',
+    schemaVersion: 1,
+    occurredAt: at,
+    accountId,
+    payload: {
+      callbackId: '7c6d5e4f-3a2b-4c1d-8e0f-9a8b7c6d5e4f',
+      accountId,
+      url: 'https://acme.example/dlr',
+      method: 'POST',
+      body: { messageId, status: 'delivered' },
+      origin: { service: 'sms', kind: 'status' },
+      attempts: 12,
+      lastError: 'HTTP 503',
+      gaveUpAt: at,
+    },
+  },
+};
