@@ -11,7 +11,7 @@ import type { Logger } from '@msg/logger';
 import { loadLookupLegacyConfig, startLookupLegacy } from '@msg/lookup-legacy';
 import { loadNotifierConfig, startNotifier } from '@msg/notifier';
 import { importSnapshotDirectory, loadNumbersConfig, startNumbersService } from '@msg/numbers';
-import { loadSmsConfig, startSmsService } from '@msg/sms-service';
+import { loadSmsConfig, startSmsService } from '@msg/sms';
 import { loadSmscConnectorConfig, startSmscConnector } from '@msg/smsc-connector';
 import { startSmscSimulator } from '@msg/smsc-simulator';
 import type { Express } from 'express';
