@@ -36,7 +36,8 @@ export async function startEmbedded(): Promise<Platform> {
   return suite;
 }
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on now. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.listen(0, '127.0.0.1', () => {
@@ -103,9 +104,10 @@ export interface ProcessGroup {
 
 const LOG_KEEP = 200_000;
 
-export async function startProcessGroup(): Promise<ProcessGroup> {
+/** `brokers`: a Kafka of the caller's own (e.g. one it restarts); TEST_KAFKA_BROKERS otherwise. */
+export async function startProcessGroup(options: { brokers?: string } = {}): Promise<ProcessGroup> {
   const adminUrlBase = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const brokers = process.env.TEST_KAFKA_BROKERS ?? '127.0.0.1:9092';
+  const brokers = options.brokers ?? process.env.TEST_KAFKA_BROKERS ?? '127.0.0.1:9092';
   const database = `e2e_${randomBytes(4).toString('hex')}`;
   const server = new pg.Client({ connectionString: adminUrlBase });
   await server.connect();
@@ -221,6 +223,8 @@ export interface SmsPlatform extends Platform {
   connector: ManagedProcess;
   sms: ManagedProcess;
   batch: ManagedProcess;
+  notifier: ManagedProcess;
+  gateway: ManagedProcess;
   logTail(chars?: number): string;
 }
 
@@ -233,6 +237,8 @@ export interface SmsPlatformOptions {
   batchEnv?: Record<string, string>;
   /** `window` of the connector's single bind; 10 by default. */
   window?: number;
+  /** Kafka to use instead of TEST_KAFKA_BROKERS. */
+  brokers?: string;
 }
 
 /**
@@ -242,7 +248,7 @@ export interface SmsPlatformOptions {
  * unique to the run.
  */
 export async function startSmsProcesses(options: SmsPlatformOptions = {}): Promise<SmsPlatform> {
-  const group = await startProcessGroup();
+  const group = await startProcessGroup(options.brokers ? { brokers: options.brokers } : {});
   const adminToken = randomBytes(24).toString('base64url');
   try {
     const ports: number[] = [];
@@ -323,6 +329,8 @@ export async function startSmsProcesses(options: SmsPlatformOptions = {}): Promi
       connector,
       sms,
       batch,
+      notifier,
+      gateway,
       logTail: group.logTail,
       stop: group.stop,
     };
