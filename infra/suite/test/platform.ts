@@ -239,6 +239,12 @@ export interface SmsPlatformOptions {
   window?: number;
   /** Kafka to use instead of TEST_KAFKA_BROKERS. */
   brokers?: string;
+  /**
+   * Start the services one after another. Needed on a brand-new broker: services starting at once
+   * race to create the same topics, and kafkajs' createTopics (waitForLeaders) can fail the loser
+   * with "This server does not host this topic-partition", which stops its start-up.
+   */
+  oneByOne?: boolean;
 }
 
 /**
@@ -312,14 +318,9 @@ export async function startSmsProcesses(options: SmsPlatformOptions = {}): Promi
       env: { UPSTREAM_SMS: sms.url, UPSTREAM_BATCH: batch.url },
     });
     await smsc.start();
-    await Promise.all([
-      admin.start(),
-      sms.start(),
-      batch.start(),
-      connector.start(),
-      notifier.start(),
-      gateway.start(),
-    ]);
+    const services = [admin, sms, batch, connector, notifier, gateway];
+    if (options.oneByOne) for (const service of services) await service.start();
+    else await Promise.all(services.map((service) => service.start()));
     return {
       gatewayUrl: gateway.url,
       adminUrl: admin.url,

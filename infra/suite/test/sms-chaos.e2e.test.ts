@@ -191,6 +191,7 @@ beforeAll(async () => {
 
   platform = await startSmsProcesses({
     brokers: kafka.brokers,
+    oneByOne: true,
     window: WINDOW,
     smscEnv: { RECEIPT_DELAY_MS: '200', LOG_LEVEL: 'warn' },
     connectorEnv: { SMPP_RECONNECT_MIN_MS: '200', SMPP_RECONNECT_MAX_MS: '2000' },
