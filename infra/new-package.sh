@@ -8,6 +8,7 @@ mkdir -p "$dir/src" "$dir/test"
   "name": "$name",
   "version": "0.1.0",
   "private": true,
+  "license": "Apache-2.0",
   "type": "module",
   "exports": { ".": { "types": "./dist/index.d.ts", "default": "./dist/index.js" } },
   "scripts": {

@@ -7,6 +7,8 @@ const config = exitOnConfigError(() => loadSuiteConfig());
 const logger = createLogger({ service: 'suite', level: config.LOG_LEVEL });
 const suite = await startSuite(config, logger);
 
+// Its last line, "ready: <gateway URL>", is printed once the demo account works through the
+// gateway (as /readyz there then says): scripts wait for either (README).
 const banner = `
 Messaging platform is running${suite.embeddedDatabase ? ' on embedded PGlite' : ' on Postgres'} and ${
   suite.inProcessBus ? 'the in-process bus' : 'Kafka'
@@ -31,6 +33,8 @@ Try:
   ADMIN_URL=${suite.adminUrl} ADMIN_TOKEN=${suite.adminToken} pnpm admin list
 
 Ctrl-C stops everything.
+
+ready: ${suite.gatewayUrl}
 `;
 process.stdout.write(banner);
 

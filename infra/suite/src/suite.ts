@@ -16,7 +16,7 @@ import {
   type ServiceParts,
   serveService,
 } from '@msg/service-kit';
-import { loadSmsConfig, smsService } from '@msg/sms-service';
+import { loadSmsConfig, smsService } from '@msg/sms';
 import { loadSmscConnectorConfig, smscConnectorService } from '@msg/smsc-connector';
 import { startSmscSimulator } from '@msg/smsc-simulator';
 import got from 'got';
@@ -180,6 +180,8 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
       }),
     );
 
+    // /readyz on the gateway waits for the demo account to work end to end (waitUntilUsable).
+    let demoUsable = false;
     const gateway = await startGateway(
       loadGatewayConfig({
         PORT: String(config.PORT),
@@ -190,7 +192,10 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
         UPSTREAM_NUMBERS: numbersUrl,
         UPSTREAM_LOOKUP_LEGACY: lookupLegacyUrl,
       }),
-      { logger: logger.child({ service: 'gateway' }) },
+      {
+        logger: logger.child({ service: 'gateway' }),
+        readiness: [{ name: 'demo-account', isReady: () => demoUsable }],
+      },
     );
     closers.push(gateway.close);
 
@@ -210,10 +215,11 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
     };
     // On a developer's machine "ready" means usable end to end: consumers included.
     await Promise.all(started);
-    await waitReady([...Object.values(serviceUrls), gateway.url], config.READY_TIMEOUT_MS);
+    await waitReady(Object.values(serviceUrls), config.READY_TIMEOUT_MS);
     if (!config.KAFKA_BROKERS) await republishAccounts(adminUrl, adminToken);
     await seedDemoAccount(adminUrl, adminToken, demo);
-    await waitForToken(gateway.url, demo, config.READY_TIMEOUT_MS);
+    await waitUntilUsable(gateway.url, demo, config.READY_TIMEOUT_MS);
+    demoUsable = true;
 
     return {
       gatewayUrl: gateway.url,
@@ -232,19 +238,33 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
   }
 }
 
-/** Waits until the demo account can get a batch token: its state has reached the services. */
-async function waitForToken(gatewayUrl: string, demo: DemoAccount, timeoutMs: number) {
+/**
+ * Waits until the demo account works through the gateway: its API key gets a batch token and its
+ * password passes the sms service (an unknown message is 404, not 401). Both mean its state has
+ * reached the services' account directories.
+ */
+async function waitUntilUsable(gatewayUrl: string, demo: DemoAccount, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
-  const body = { client_id: demo.username, client_secret: demo.apiKey };
+  const answers = (request: Promise<{ statusCode: number }>, status: number) =>
+    request.then((res) => res.statusCode === status).catch(() => false);
+  const options = { throwHttpErrors: false, retry: { limit: 0 } } as const;
   for (;;) {
-    const res = await got
-      .post(`${gatewayUrl}/v1/oauth/token`, {
-        json: body,
-        throwHttpErrors: false,
-        retry: { limit: 0 },
-      })
-      .catch(() => undefined);
-    if (res?.statusCode === 200) return;
+    const token = answers(
+      got.post(`${gatewayUrl}/v1/oauth/token`, {
+        ...options,
+        json: { client_id: demo.username, client_secret: demo.apiKey },
+      }),
+      200,
+    );
+    const basic = answers(
+      got(`${gatewayUrl}/v1/sms/00000000-0000-4000-8000-000000000000`, {
+        ...options,
+        username: demo.username,
+        password: demo.password,
+      }),
+      404,
+    );
+    if ((await token) && (await basic)) return;
     if (Date.now() > deadline) {
       throw new Error(`the demo account was not usable within ${timeoutMs} ms`);
     }

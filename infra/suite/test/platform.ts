@@ -36,7 +36,8 @@ export async function startEmbedded(): Promise<Platform> {
   return suite;
 }
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on now. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.listen(0, '127.0.0.1', () => {
@@ -119,9 +120,10 @@ export interface ProcessGroup {
 
 const LOG_KEEP = 200_000;
 
-export async function startProcessGroup(): Promise<ProcessGroup> {
+/** `brokers`: a Kafka of the caller's own (e.g. one it restarts); TEST_KAFKA_BROKERS otherwise. */
+export async function startProcessGroup(options: { brokers?: string } = {}): Promise<ProcessGroup> {
   const adminUrlBase = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const brokers = process.env.TEST_KAFKA_BROKERS ?? '127.0.0.1:9092';
+  const brokers = options.brokers ?? process.env.TEST_KAFKA_BROKERS ?? '127.0.0.1:9092';
   const database = `e2e_${randomBytes(4).toString('hex')}`;
   const server = new pg.Client({ connectionString: adminUrlBase });
   await server.connect();
@@ -237,6 +239,8 @@ export interface SmsPlatform extends Platform {
   connector: ManagedProcess;
   sms: ManagedProcess;
   batch: ManagedProcess;
+  notifier: ManagedProcess;
+  gateway: ManagedProcess;
   logTail(chars?: number): string;
 }
 
@@ -249,6 +253,14 @@ export interface SmsPlatformOptions {
   batchEnv?: Record<string, string>;
   /** `window` of the connector's single bind; 10 by default. */
   window?: number;
+  /** Kafka to use instead of TEST_KAFKA_BROKERS. */
+  brokers?: string;
+  /**
+   * Start the services one after another. Needed on a brand-new broker: services starting at once
+   * race to create the same topics, and kafkajs' createTopics (waitForLeaders) can fail the loser
+   * with "This server does not host this topic-partition", which stops its start-up.
+   */
+  oneByOne?: boolean;
 }
 
 /**
@@ -258,7 +270,7 @@ export interface SmsPlatformOptions {
  * unique to the run.
  */
 export async function startSmsProcesses(options: SmsPlatformOptions = {}): Promise<SmsPlatform> {
-  const group = await startProcessGroup();
+  const group = await startProcessGroup(options.brokers ? { brokers: options.brokers } : {});
   const adminToken = randomBytes(24).toString('base64url');
   try {
     const ports: number[] = [];
@@ -322,14 +334,9 @@ export async function startSmsProcesses(options: SmsPlatformOptions = {}): Promi
       env: { UPSTREAM_SMS: sms.url, UPSTREAM_BATCH: batch.url },
     });
     await smsc.start();
-    await Promise.all([
-      admin.start(),
-      sms.start(),
-      batch.start(),
-      connector.start(),
-      notifier.start(),
-      gateway.start(),
-    ]);
+    const services = [admin, sms, batch, connector, notifier, gateway];
+    if (options.oneByOne) for (const service of services) await service.start();
+    else await Promise.all(services.map((service) => service.start()));
     return {
       gatewayUrl: gateway.url,
       adminUrl: admin.url,
@@ -339,6 +346,8 @@ export async function startSmsProcesses(options: SmsPlatformOptions = {}): Promi
       connector,
       sms,
       batch,
+      notifier,
+      gateway,
       logTail: group.logTail,
       stop: group.stop,
     };

@@ -4,6 +4,16 @@ import { promisify } from 'node:util';
 import got, { type Got } from 'got';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { type SmsPlatform, startSmsProcesses } from './platform.js';
+import {
+  byDestination,
+  deliveredCount,
+  destination,
+  readiness,
+  type Submit,
+  sleep,
+  statuses,
+  waitFor,
+} from './sms-path.js';
 
 /**
  * Faults on the SMS delivery path in the deployed shape (a process per service, real Postgres and
@@ -12,15 +22,6 @@ import { type SmsPlatform, startSmsProcesses } from './platform.js';
  * the gateway accepted, what reached the SMSC and what was delivered: nothing accepted is lost.
  * Messages are told apart at the SMSC by destination number (one per message).
  */
-interface Submit {
-  messageId: string;
-  destinationAddr: string;
-}
-interface Status {
-  status: string;
-  smscMessageIds: string[];
-}
-
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const run = promisify(execFile);
 const WINDOW = 10;
@@ -33,21 +34,7 @@ let gateway: Got;
 let smsc: Got;
 const account = { name: `smsfault${Date.now().toString(36)}`, password: 'e2e-password-123' };
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const say = (line: string) => process.stderr.write(`[sms-faults] ${line}\n`);
-
-/** Polls `check` until it returns true or `timeoutMs` passes; false on timeout (assert after). */
-async function waitFor(check: () => Promise<boolean>, timeoutMs: number, everyMs = 250) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check().catch(() => false)) return true;
-    if (Date.now() > deadline) return false;
-    await sleep(everyMs);
-  }
-}
-
-/** Distinct destination per message: +467010<test><4 digits>. */
-const destination = (test: number, i: number) => `+467010${test}${String(i).padStart(4, '0')}`;
 
 /** Sends `count` messages (10 at a time); answers destination (without +) → messageId of each 202. */
 async function sendMany(test: number, from: number, count: number): Promise<Map<string, string>> {
@@ -78,35 +65,6 @@ async function sendMany(test: number, from: number, count: number): Promise<Map<
 async function submitsOf(test: number): Promise<Submit[]> {
   const all = (await smsc.get<Submit[]>('submits')).body;
   return all.filter((s) => s.destinationAddr.startsWith(`467010${test}`));
-}
-
-const byDestination = (submits: Submit[]) => {
-  const counts = new Map<string, number>();
-  for (const s of submits) counts.set(s.destinationAddr, (counts.get(s.destinationAddr) ?? 0) + 1);
-  return counts;
-};
-
-async function statuses(ids: Iterable<string>): Promise<Map<string, Status>> {
-  const answers = new Map<string, Status>();
-  await Promise.all(
-    [...ids].map(async (id) => {
-      const res = await gateway.get<Status>(`v1/sms/${id}`);
-      if (res.statusCode === 200) answers.set(id, res.body);
-    }),
-  );
-  return answers;
-}
-
-const deliveredCount = (all: Map<string, Status>) =>
-  [...all.values()].filter((s) => s.status === 'delivered').length;
-
-async function readiness(url: string): Promise<number | undefined> {
-  const res = await got(`${url}/readyz`, {
-    throwHttpErrors: false,
-    retry: { limit: 0 },
-    timeout: { request: 2000 },
-  }).catch(() => undefined);
-  return res?.statusCode;
 }
 
 const kafka = (script: 'start.sh' | 'stop.sh') =>
@@ -162,7 +120,7 @@ beforeAll(async () => {
   }, 60_000);
   if (!accepted) throw new Error(`no send accepted:\n${platform.logTail()}`);
   const delivered = await waitFor(
-    async () => (await statuses([warmUp ?? ''])).get(warmUp ?? '')?.status === 'delivered',
+    async () => (await statuses(gateway, [warmUp ?? ''])).get(warmUp ?? '')?.status === 'delivered',
     60_000,
   );
   if (!delivered) throw new Error(`warm-up message not delivered:\n${platform.logTail()}`);
@@ -204,11 +162,15 @@ describe('SMS delivery path under faults, a process per service', () => {
       500,
     );
     const ids = [...accepted.values()];
-    await waitFor(async () => deliveredCount(await statuses(ids)) === ids.length, 60_000, 500);
+    await waitFor(
+      async () => deliveredCount(await statuses(gateway, ids)) === ids.length,
+      60_000,
+      500,
+    );
 
     const counts = byDestination(await submitsOf(1));
     const duplicates = [...counts.values()].filter((n) => n > 1).length;
-    const delivered = deliveredCount(await statuses(ids));
+    const delivered = deliveredCount(await statuses(gateway, ids));
     say(
       `connector kill: accepted=${accepted.size} reached=${counts.size} delivered=${delivered} duplicates=${duplicates} (not yet at the SMSC at the kill: ${accepted.size - seenAtKill})`,
     );
@@ -255,7 +217,7 @@ describe('SMS delivery path under faults, a process per service', () => {
     const ids = [...accepted.values()];
     const tally = async () => {
       const onNew = byDestination(await submitsOf(2));
-      const all = await statuses(ids);
+      const all = await statuses(gateway, ids);
       const onOld = new Set<string>();
       for (const [d, id] of accepted) {
         const smscIds = all.get(id)?.smscMessageIds ?? [];
@@ -311,11 +273,15 @@ describe('SMS delivery path under faults, a process per service', () => {
       90_000,
       500,
     );
-    await waitFor(async () => deliveredCount(await statuses(ids)) === ids.length, 60_000, 500);
+    await waitFor(
+      async () => deliveredCount(await statuses(gateway, ids)) === ids.length,
+      60_000,
+      500,
+    );
 
     const counts = byDestination(await submitsOf(3));
     const duplicates = [...counts.values()].filter((n) => n > 1).length;
-    const delivered = deliveredCount(await statuses(ids));
+    const delivered = deliveredCount(await statuses(gateway, ids));
     say(
       `kafka restart: accepted=${accepted.size} (${duringOutage.size} while Kafka was down; ${seenBefore} at the SMSC before the stop) reached=${counts.size} delivered=${delivered} duplicates=${duplicates}`,
     );

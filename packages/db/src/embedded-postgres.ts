@@ -1,10 +1,14 @@
+import { mkdir } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { startSingleConnectionGate } from './single-connection-gate.js';
 
 export interface EmbeddedPostgresOptions {
-  /** Directory to keep the data in across restarts; in memory when absent. */
+  /**
+   * Directory to keep the data in across restarts, created with its parents when missing (a fresh
+   * clone has no `.data/`); in memory when absent.
+   */
   dataDir?: string;
   /** How long a second connection waits for the first to close before it is refused. */
   connectionWaitMs?: number;
@@ -37,6 +41,8 @@ export async function startEmbeddedPostgres({
   connectionWaitMs = 5_000,
 }: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgres> {
   const host = '127.0.0.1';
+  // PGlite creates only the last component of the path itself.
+  if (dataDir !== undefined) await mkdir(dataDir, { recursive: true });
   const db = await PGlite.create(dataDir === undefined ? {} : { dataDir });
   const server = new PGLiteSocketServer({ db, host, port: 0, maxConnections: 1 });
   const stops: (() => Promise<void>)[] = [() => db.close()];

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -89,5 +89,19 @@ describe('startEmbeddedPostgres with a data directory', () => {
       await secondPool.end();
       await second.stop();
     }
+  });
+
+  it('when the directory and its parents do not exist yet, then they are created and kept', async () => {
+    // A fresh clone: `.data/pglite` with no `.data/`.
+    const nested = join(dataDir, 'fresh-clone', '.data', 'pglite');
+    const embedded = await startEmbeddedPostgres({ dataDir: nested });
+    const pool = createPool({ url: embedded.url, ...embedded.poolOptions });
+    try {
+      expect((await pool.query<{ n: number }>('SELECT 1 AS n')).rows).toEqual([{ n: 1 }]);
+    } finally {
+      await pool.end();
+      await embedded.stop();
+    }
+    expect((await readdir(nested)).length).toBeGreaterThan(0);
   });
 });

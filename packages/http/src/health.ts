@@ -29,6 +29,21 @@ const onlyGet: RequestHandler = () => {
   throw new MethodNotAllowedError(['GET', 'HEAD']);
 };
 
+/** GET /readyz: 200 when every check passes, else 503 naming the failing ones. */
+export function readinessProbe(readiness: readonly ReadinessCheck[]): RequestHandler {
+  return async (req, res) => {
+    const results = await Promise.all(
+      readiness.map(async (check) => [check.name, await passes(check)] as const),
+    );
+    const checks = Object.fromEntries(results.map(([name, ok]) => [name, ok ? 'ok' : 'failing']));
+    const failing = results.filter(([, ok]) => !ok).map(([name]) => name);
+    if (failing.length > 0) req.log.debug('not ready', { failing });
+    res
+      .status(failing.length > 0 ? 503 : 200)
+      .json({ status: failing.length > 0 ? 'unavailable' : 'ok', checks });
+  };
+}
+
 /**
  * Kubernetes probes and Prometheus: /healthz (liveness: the process answers), /readyz (readiness:
  * every check passes, else 503 naming the failing ones), /metrics (this service's registry).
@@ -45,20 +60,7 @@ export function mountOperationalRoutes(
     })
     .all(onlyGet);
 
-  app
-    .route('/readyz')
-    .get(async (req, res) => {
-      const results = await Promise.all(
-        readiness.map(async (check) => [check.name, await passes(check)] as const),
-      );
-      const checks = Object.fromEntries(results.map(([name, ok]) => [name, ok ? 'ok' : 'failing']));
-      const failing = results.filter(([, ok]) => !ok).map(([name]) => name);
-      if (failing.length > 0) req.log.debug('not ready', { failing });
-      res
-        .status(failing.length > 0 ? 503 : 200)
-        .json({ status: failing.length > 0 ? 'unavailable' : 'ok', checks });
-    })
-    .all(onlyGet);
+  app.route('/readyz').get(readinessProbe(readiness)).all(onlyGet);
 
   app
     .route('/metrics')

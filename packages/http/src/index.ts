@@ -4,7 +4,7 @@ import './request-context.js';
 export { createService, type ServiceOptions } from './create-service.js';
 export { type ErrorFormat, type ErrorResponse, jsonErrorFormat } from './error-format.js';
 export * from './errors.js';
-export type { ReadinessCheck } from './health.js';
+export { type ReadinessCheck, readinessProbe } from './health.js';
 export { problemErrorFormat, problemSlug } from './problem-format.js';
 export {
   flushLogger,

@@ -14,8 +14,8 @@ import { pollBatchWithDelta } from './operations/pollBatchWithDelta.js';
 
 export interface BatchAppDeps extends CreateAccessTokenDeps {
   /**
-   * The bearerAuth authenticator (see access.ts): token, account standing and request rate, on
-   * every batch operation.
+   * The bearerAuth authenticator (@msg/auth accountAccess, built in service.ts): token, account
+   * standing and request rate, on every batch operation.
    */
   bearer: RequestHandler;
   pool: pg.Pool;

@@ -6,6 +6,8 @@ import {
   InternalError,
   NotFoundError,
   PayloadTooLargeError,
+  type ReadinessCheck,
+  readinessProbe,
 } from '@msg/http';
 import type { Logger } from '@msg/logger';
 import express, { type NextFunction, type Request, type Response } from 'express';
@@ -42,6 +44,11 @@ export interface GatewayDeps {
   agents?: UpstreamAgents;
   /** The OpenAPI documents served at /docs; every public one of @msg/contracts when absent. */
   documents?: readonly ApiDocument[];
+  /**
+   * What /readyz waits for; none when absent (deployed). The all-in-one suite adds "the demo
+   * account is usable" so that scripts can wait for /readyz instead of guessing.
+   */
+  readiness?: readonly ReadinessCheck[];
 }
 
 /**
@@ -128,11 +135,9 @@ export function createApp(deps: GatewayDeps): express.Express {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  // Ready as soon as it listens: readiness must not follow the upstreams, or one service down
-  // would take the whole edge out of the load balancer. Upstream failures answer 502/504.
-  app.get('/readyz', (_req, res) => {
-    res.json({ status: 'ok', checks: {} });
-  });
+  // Deployed, ready as soon as it listens: readiness must not follow the upstreams, or one service
+  // down would take the whole edge out of the load balancer. Upstream failures answer 502/504.
+  app.get('/readyz', readinessProbe(deps.readiness ?? []));
   app.get('/metrics', async (_req, res) => {
     res.setHeader('Content-Type', metrics.registry.contentType);
     res.end(await metrics.registry.metrics());

@@ -1,4 +1,4 @@
-import { startServer } from '@msg/http';
+import { type ReadinessCheck, startServer } from '@msg/http';
 import type { Logger } from '@msg/logger';
 import { createApp } from './app.js';
 import type { GatewayConfig } from './config.js';
@@ -11,6 +11,8 @@ export interface StartGatewayOptions {
   processMetrics?: boolean;
   /** How long close() lets in-flight requests (uploads included) finish; default 20 s. */
   drainTimeoutMs?: number;
+  /** What /readyz waits for besides listening (see GatewayDeps.readiness). */
+  readiness?: readonly ReadinessCheck[];
 }
 
 export interface RunningGateway {
@@ -32,7 +34,13 @@ export async function startGateway(
   const { logger } = options;
   const agents = createUpstreamAgents();
   const metrics = createGatewayMetrics({ processMetrics: options.processMetrics ?? false });
-  const app = createApp({ config, logger, agents, metrics });
+  const app = createApp({
+    config,
+    logger,
+    agents,
+    metrics,
+    ...(options.readiness && { readiness: options.readiness }),
+  });
   const server = await startServer(app, {
     port: config.PORT,
     host: config.HOST,

@@ -30,6 +30,26 @@ describe('health, metrics and the access log', () => {
     expect(batch.seen).toEqual([]);
   });
 
+  it('when a readiness check is given and fails, then /readyz answers 503 naming it until it passes', async () => {
+    let usable = false;
+    const gated = await startTestGateway(
+      { UPSTREAM_BATCH: batch.url },
+      { readiness: [{ name: 'demo-account', isReady: () => usable }] },
+    );
+    try {
+      const before = await request(gated.url).get('/readyz');
+      expect(before.status).toBe(503);
+      expect(before.body).toEqual({ status: 'unavailable', checks: { 'demo-account': 'failing' } });
+      expect((await request(gated.url).get('/healthz')).status).toBe(200);
+      usable = true;
+      const after = await request(gated.url).get('/readyz');
+      expect(after.status).toBe(200);
+      expect(after.body).toEqual({ status: 'ok', checks: { 'demo-account': 'ok' } });
+    } finally {
+      await gated.close();
+    }
+  });
+
   it('when requests were proxied, then /metrics counts them by upstream and status', async () => {
     await request(gateway.url).get('/v1/batches/b1');
     await request(gateway.url).get('/v1/batches/b2/poll');

@@ -10,7 +10,10 @@ import { lookupSweden } from './operations/lookupSweden.js';
 
 export interface LookupLegacyAppDeps {
   lookup: Lookup;
-  /** The document's basicAuth: authentication, account guards and rate limit (see access.ts). */
+  /**
+   * The document's basicAuth: authentication, account guards and rate limit (@msg/auth
+   * basicAccountAccess, built in service.ts).
+   */
   basicAuth: RequestHandler;
   logger: Logger;
   /** The service's registry (the kit's, with the bus's consumer metrics); a new one when absent. */

@@ -9,7 +9,10 @@ import { sendSms } from './operations/sendSms.js';
 
 export interface SmsAppDeps {
   messages: Messages;
-  /** The document's basicAuth: authentication, account guards and rate limit (see access.ts). */
+  /**
+   * The document's basicAuth: authentication, account guards and rate limit (@msg/auth
+   * basicAccountAccess, built in service.ts).
+   */
   basicAuth: RequestHandler;
   logger: Logger;
   /** The service's registry (the kit's, with the bus's consumer metrics); a new one when absent. */

@@ -2,7 +2,7 @@ import { enqueueOutbox } from '@msg/bus';
 import { makeEvent, SMS_INBOUND_EVENT, type SmsInbound, Topics } from '@msg/contracts';
 import { type Sql, withTransaction } from '@msg/db';
 import type { Logger } from '@msg/logger';
-import { decodeSmppPayload } from '@msg/sms';
+import { decodeSmppPayload } from '@msg/sms-text';
 import type pg from 'pg';
 import { readDeliverSmOctets } from './deliver-sm-octets.js';
 import { isReceipt, parseDeliveryReceipt } from './delivery-receipt.js';

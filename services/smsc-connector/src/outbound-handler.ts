@@ -3,7 +3,7 @@ import type { ConsumedMessage } from '@msg/bus';
 import type { SmsOutbound, SmsStatus } from '@msg/contracts';
 import { withTransaction } from '@msg/db';
 import type { Logger } from '@msg/logger';
-import { ESM_CLASS_UDHI, SmppSplitError, splitForSmpp } from '@msg/sms';
+import { ESM_CLASS_UDHI, SmppSplitError, splitForSmpp } from '@msg/sms-text';
 import type pg from 'pg';
 import type { BindPool } from './bind-pool.js';
 import type { ConnectorMetrics } from './metrics.js';

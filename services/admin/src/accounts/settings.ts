@@ -1,7 +1,7 @@
 import { isIpRule } from '@msg/auth';
 import type { components } from '@msg/contracts/admin';
 import { type ErrorDetail, ValidationError } from '@msg/http';
-import { validateSenderId } from '@msg/sms';
+import { validateSenderId } from '@msg/sms-text';
 
 /** The operator-settable members of an account (the OpenAPI `Settings` schema). */
 export type AccountSettings = components['schemas']['Settings'];

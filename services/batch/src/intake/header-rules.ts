@@ -1,5 +1,5 @@
 import { type ErrorDetail, ValidationError } from '@msg/http';
-import { validateSenderId } from '@msg/sms';
+import { validateSenderId } from '@msg/sms-text';
 import { parseScheduleAt, SCHEDULE_HORIZON_MS } from './schedule-at.js';
 
 /** The members of `batch` besides `recipients` (BatchRequest in the batch OpenAPI document). */

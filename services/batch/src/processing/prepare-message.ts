@@ -1,5 +1,5 @@
 import { isStrictE164, normalizeMsisdn } from '@msg/phone';
-import { checkLength, renderTemplate, type SmsEncoding, type TemplateFields } from '@msg/sms';
+import { checkLength, renderTemplate, type SmsEncoding, type TemplateFields } from '@msg/sms-text';
 
 /** A recipient as it was stored at intake. */
 export interface PendingRecipient {

@@ -2,7 +2,7 @@ import type { SmsEncoding } from '@msg/contracts';
 import type { components } from '@msg/contracts/sms';
 import { type ErrorDetail, ValidationError } from '@msg/http';
 import { normalizeMsisdn } from '@msg/phone';
-import { checkLength, MAX_PARTS, validateSenderId } from '@msg/sms';
+import { checkLength, MAX_PARTS, validateSenderId } from '@msg/sms-text';
 
 /** The sendSms body as the document types it (types, required fields and bounds already checked). */
 export type SendSmsBody = components['schemas']['SendSmsRequest'];

@@ -1,0 +1,47 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/** What a newcomer relies on without reading code: names that match folders, one licence. */
+const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+const WORKSPACE_FOLDERS = ['packages', 'services', 'infra'];
+
+const workspacePackages = WORKSPACE_FOLDERS.flatMap((folder) =>
+  readdirSync(`${REPO}${folder}`, { withFileTypes: true })
+    .filter(
+      (entry) => entry.isDirectory() && existsSync(`${REPO}${folder}/${entry.name}/package.json`),
+    )
+    .map((entry) => `${folder}/${entry.name}`),
+);
+
+const manifest = (dir: string) =>
+  JSON.parse(readFileSync(`${REPO}${dir}/package.json`, 'utf8')) as {
+    name: string;
+    license?: string;
+  };
+
+describe('workspace conventions', () => {
+  it('when the workspace is listed, then it finds the services and libraries', () => {
+    expect(workspacePackages).toEqual(expect.arrayContaining(['services/sms', 'packages/db']));
+  });
+
+  it.each(workspacePackages)(
+    'when %s is read, then its package name is @msg/<its folder>',
+    (dir) => {
+      expect(manifest(dir).name).toBe(`@msg/${dir.split('/')[1]}`);
+    },
+  );
+
+  it.each(['.', 'bench', ...workspacePackages])(
+    'when %s/package.json is read, then it states the Apache-2.0 licence',
+    (dir) => {
+      expect(manifest(dir).license).toBe('Apache-2.0');
+    },
+  );
+
+  it('when the repository root is listed, then the LICENSE file holds the Apache License 2.0', () => {
+    expect(readFileSync(`${REPO}LICENSE`, 'utf8')).toMatch(
+      /Apache License\s+Version 2\.0, January 2004/,
+    );
+  });
+});
