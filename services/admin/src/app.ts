@@ -1,6 +1,11 @@
 import { requireServiceToken } from '@msg/auth';
 import { openapiDocumentPath } from '@msg/contracts';
-import { createService, jsonErrorFormat, type ReadinessCheck } from '@msg/http';
+import {
+  createService,
+  type IdempotencyStore,
+  jsonErrorFormat,
+  type ReadinessCheck,
+} from '@msg/http';
 import type { Logger } from '@msg/logger';
 import type { Accounts } from './accounts/accounts.js';
 import { createAccount } from './operations/createAccount.js';
@@ -17,6 +22,11 @@ import { updateAccount } from './operations/updateAccount.js';
 export interface AdminAppDeps {
   accounts: Accounts;
   adminToken: string;
+  /**
+   * Idempotency-Key records of republish, disable and enable. createAccount and createApiKey do
+   * not take the header: their answer may carry a new API key, which must not be kept in clear.
+   */
+  idempotencyStore: IdempotencyStore;
   logger: Logger;
   readiness: ReadinessCheck[];
   trustProxy?: string[];
@@ -41,6 +51,8 @@ export function createApp(deps: AdminAppDeps) {
         message: 'a valid admin token is required',
       }),
     },
+    // One operator token: every key belongs to the operator.
+    idempotency: { store: deps.idempotencyStore, scope: () => 'operator' },
     routes: (app) => {
       const base = '/internal/v1/accounts';
       app.get(base, listAccounts(accounts));

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { busReadiness, createOutboxRelay, type ServiceRuntime } from '@msg/bus';
 import { Topics } from '@msg/contracts';
 import { createPrismaClient, databaseReadiness, migrate } from '@msg/db';
+import { createPostgresIdempotencyStore, IDEMPOTENCY_MIGRATIONS_DIR } from '@msg/http';
 import { ADMIN_SCHEMA, createAccounts } from './accounts/accounts.js';
 import { createApp } from './app.js';
 import type { AdminConfig } from './config.js';
@@ -15,6 +16,7 @@ const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta
  */
 export async function startAdmin(config: AdminConfig, { pool, bus, logger }: ServiceRuntime) {
   await migrate({ pool, schema: ADMIN_SCHEMA, migrationsDir: MIGRATIONS_DIR, logger });
+  await migrate({ pool, schema: ADMIN_SCHEMA, migrationsDir: IDEMPOTENCY_MIGRATIONS_DIR, logger });
   await bus.ensureTopics([{ topic: Topics.accounts, compacted: true }]);
   const prisma = createPrismaClient(PrismaClient, pool);
   const relay = createOutboxRelay({ pool, schema: ADMIN_SCHEMA, bus, logger });
@@ -22,6 +24,7 @@ export async function startAdmin(config: AdminConfig, { pool, bus, logger }: Ser
   const app = createApp({
     accounts: createAccounts({ prisma }),
     adminToken: config.ADMIN_TOKEN,
+    idempotencyStore: createPostgresIdempotencyStore({ pool, schema: ADMIN_SCHEMA }),
     logger,
     readiness: [databaseReadiness(pool), busReadiness(bus)],
     trustProxy: config.TRUSTED_PROXIES,

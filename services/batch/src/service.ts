@@ -13,6 +13,7 @@ import {
 import { busReadiness, createOutboxRelay, type ServiceRuntime } from '@msg/bus';
 import { Topics } from '@msg/contracts';
 import { databaseReadiness, migrate } from '@msg/db';
+import { createPostgresIdempotencyStore, IDEMPOTENCY_MIGRATIONS_DIR } from '@msg/http';
 import { createApp } from './app.js';
 import { BATCH_SCHEMA } from './batches/batch-row.js';
 import type { BatchConfig } from './config.js';
@@ -28,6 +29,7 @@ const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta
  */
 export async function startBatch(config: BatchConfig, { pool, bus, logger }: ServiceRuntime) {
   await migrate({ pool, schema: BATCH_SCHEMA, migrationsDir: MIGRATIONS_DIR, logger });
+  await migrate({ pool, schema: BATCH_SCHEMA, migrationsDir: IDEMPOTENCY_MIGRATIONS_DIR, logger });
   // Producers and consumers both create what they use: services start in any order.
   await bus.ensureTopics([
     { topic: Topics.smsOutbound },
@@ -58,6 +60,12 @@ export async function startBatch(config: BatchConfig, { pool, bus, logger }: Ser
     }),
     limiter,
     pool,
+    // A 32 MB upload may take minutes: its key is held that long before a retry may take it over.
+    idempotencyStore: createPostgresIdempotencyStore({
+      pool,
+      schema: BATCH_SCHEMA,
+      leaseMs: 600_000,
+    }),
     retentionMs: config.BATCH_RETENTION,
     intake: config,
     readiness: [databaseReadiness(pool), busReadiness(bus), directory.readiness],

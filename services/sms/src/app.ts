@@ -1,5 +1,10 @@
 import { openapiDocumentPath } from '@msg/contracts';
-import { createService, jsonErrorFormat, type ReadinessCheck } from '@msg/http';
+import {
+  createService,
+  type IdempotencyStore,
+  jsonErrorFormat,
+  type ReadinessCheck,
+} from '@msg/http';
 import type { Logger } from '@msg/logger';
 import type { RequestHandler } from 'express';
 import type { Messages } from './messages/messages.js';
@@ -10,6 +15,8 @@ export interface SmsAppDeps {
   messages: Messages;
   /** The document's basicAuth: authentication, account guards and rate limit (see access.ts). */
   basicAuth: RequestHandler;
+  /** Idempotency-Key records of POST /v1/sms/send (createPostgresIdempotencyStore). */
+  idempotencyStore: IdempotencyStore;
   logger: Logger;
   readiness: ReadinessCheck[];
   trustProxy?: string[];
@@ -34,6 +41,7 @@ export function createApp(deps: SmsAppDeps) {
     ...(deps.trustProxy && { trustProxy: deps.trustProxy }),
     ...(deps.validateResponses !== undefined && { validateResponses: deps.validateResponses }),
     authenticators: { basicAuth: deps.basicAuth },
+    idempotency: { store: deps.idempotencyStore, scope: (req) => req.account?.id },
     routes: (app) => {
       app.post('/v1/sms/send', sendSms(deps.messages));
       app.get('/v1/sms/:messageId', getSms(deps.messages));

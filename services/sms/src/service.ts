@@ -8,6 +8,7 @@ import {
 import { busReadiness, createOutboxRelay, type ServiceRuntime } from '@msg/bus';
 import { Topics } from '@msg/contracts';
 import { createPrismaClient, databaseReadiness, migrate } from '@msg/db';
+import { createPostgresIdempotencyStore, IDEMPOTENCY_MIGRATIONS_DIR } from '@msg/http';
 import { createApp } from './app.js';
 import type { SmsConfig } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
@@ -23,6 +24,7 @@ const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta
  */
 export async function startSmsService(config: SmsConfig, { pool, bus, logger }: ServiceRuntime) {
   await migrate({ pool, schema: SMS_SCHEMA, migrationsDir: MIGRATIONS_DIR, logger });
+  await migrate({ pool, schema: SMS_SCHEMA, migrationsDir: IDEMPOTENCY_MIGRATIONS_DIR, logger });
   // Producers and consumers both create what they use: services start in any order.
   await bus.ensureTopics([
     { topic: Topics.smsOutbound },
@@ -43,6 +45,7 @@ export async function startSmsService(config: SmsConfig, { pool, bus, logger }: 
   });
   const app = createApp({
     messages: createMessages({ prisma }),
+    idempotencyStore: createPostgresIdempotencyStore({ pool, schema: SMS_SCHEMA }),
     // 401 Basic challenge, 403 disabled / no 'sms' / outside the IP allow-list, 429 past the rate.
     basicAuth: basicAccountAccess(createCredentialVerifier({ directory }), {
       realm: 'SMS',
