@@ -1,3 +1,4 @@
+import { readOpenApiDocument } from '@msg/contracts';
 import type { Logger } from '@msg/logger';
 import express, { type Express, type RequestHandler } from 'express';
 import { Registry } from 'prom-client';
@@ -102,7 +103,8 @@ export function createService(options: ServiceOptions): Express {
     if (!options.openapiPath) {
       throw new Error(`${options.name}: idempotency follows the document; give an openapiPath`);
     }
-    app.use(idempotency(options.idempotency, rawBodyPaths));
+    const document = readOpenApiDocument(options.openapiPath);
+    app.use(idempotency(options.idempotency, document, rawBodyPaths));
   }
   options.routes(app);
   app.use(noRoute);

@@ -1,6 +1,8 @@
+import type { OpenApiDocument } from '@msg/contracts';
 import type { Request, RequestHandler, Response } from 'express';
 import { HttpError, PayloadTooLargeError, ValidationError } from '../errors.js';
 import { isRecord, matchedOperation } from '../openapi-request.js';
+import { resolveLocalRef } from '../openapi-validation.js';
 import { BodyFingerprint } from './body-fingerprint.js';
 import type {
   IdempotencyKeyId,
@@ -43,18 +45,29 @@ export const fingerprintRequestBodies: RequestHandler = (req, _res, next) => {
   next();
 };
 
-/** Whether the matched operation declares the Idempotency-Key header: the document decides. */
-function acceptsIdempotencyKey(req: Request): string | undefined {
-  const operation = matchedOperation(req);
-  if (!operation || !Array.isArray(operation.operation.parameters)) return undefined;
-  const declared = operation.operation.parameters.some(
-    (p) =>
-      isRecord(p) &&
-      p.in === 'header' &&
-      typeof p.name === 'string' &&
-      p.name.toLowerCase() === IDEMPOTENCY_KEY_HEADER.toLowerCase(),
-  );
-  return declared ? operation.route : undefined;
+/**
+ * The POST operations ('/v1/batches/{batch_id}/cancel') whose document declares the
+ * Idempotency-Key header, on the operation or its path: the document decides where keys apply.
+ */
+export function postsTakingIdempotencyKey(document: OpenApiDocument): Set<string> {
+  const declares = (parameters: unknown) =>
+    Array.isArray(parameters) &&
+    parameters.some((ref) => {
+      const p = resolveLocalRef(document, ref);
+      return (
+        isRecord(p) &&
+        p.in === 'header' &&
+        typeof p.name === 'string' &&
+        p.name.toLowerCase() === IDEMPOTENCY_KEY_HEADER.toLowerCase()
+      );
+    });
+  const routes = new Set<string>();
+  for (const [route, pathItem] of Object.entries(document.paths)) {
+    const post = isRecord(pathItem) ? pathItem.post : undefined;
+    if (isRecord(post) && (declares(post.parameters) || declares(pathItem.parameters)))
+      routes.add(route);
+  }
+  return routes;
 }
 
 const keyProblem = (type: string, msg: string) =>
@@ -167,15 +180,17 @@ function storeAnswerOnEnd(
  */
 export function idempotency(
   { store, scope }: IdempotencyOptions,
+  document: OpenApiDocument,
   /** Path templates whose operation streams the body itself (createService's rawBodyPaths). */
   streamedRoutes: string[],
 ): RequestHandler {
+  const keyedRoutes = postsTakingIdempotencyKey(document);
   return async (req, res, next) => {
     try {
       const key = req.get(IDEMPOTENCY_KEY_HEADER);
       const fingerprint = fingerprints.get(req);
-      const route = acceptsIdempotencyKey(req);
-      if (key === undefined || !fingerprint || route === undefined) {
+      const route = matchedOperation(req)?.route;
+      if (key === undefined || !fingerprint || !route || !keyedRoutes.has(route)) {
         next();
         return;
       }
