@@ -1,5 +1,5 @@
 import { createHash, type Hash } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 import type { RequestFingerprint } from './idempotency-store.js';
 
 /**
@@ -13,7 +13,7 @@ export class BodyFingerprint {
   private digest: string | undefined;
   bytes = 0;
 
-  constructor(req: IncomingMessage) {
+  constructor(req: Readable) {
     const emit = req.emit;
     const tap = (event: string | symbol, chunk: unknown) => {
       if (event === 'data' && this.digest === undefined && Buffer.isBuffer(chunk)) {
@@ -23,10 +23,10 @@ export class BodyFingerprint {
         this.digest = this.hash.digest('hex');
       }
     };
-    req.emit = function (this: IncomingMessage, event: string | symbol, ...args: unknown[]) {
+    req.emit = function (this: Readable, event: string | symbol, ...args: unknown[]) {
       tap(event, args[0]);
       return emit.call(this, event, ...args);
-    } as IncomingMessage['emit'];
+    } as Readable['emit'];
   }
 
   /** The whole body was read (its 'end' passed). */
@@ -45,13 +45,14 @@ export class BodyFingerprint {
    * Reads the rest of the body nobody else will read, hashing it. Stops (and leaves the request
    * paused) as soon as more than `maxBytes` arrived: 'tooLong'.
    */
-  readRest(req: IncomingMessage, maxBytes: number): Promise<'complete' | 'tooLong'> {
+  readRest(req: Readable, maxBytes: number): Promise<'complete' | 'tooLong'> {
     if (this.complete) return Promise.resolve(this.bytes > maxBytes ? 'tooLong' : 'complete');
     return new Promise((resolve, reject) => {
       const done = () => {
         req.off('data', onData);
         req.off('end', onEnd);
         req.off('error', onError);
+        req.off('close', onClose);
       };
       const onData = () => {
         if (this.bytes <= maxBytes) return;
@@ -67,9 +68,16 @@ export class BodyFingerprint {
         done();
         reject(err);
       };
+      // A client that hangs up mid-body may close the request without an error.
+      const onClose = () => {
+        if (this.complete) return;
+        done();
+        reject(new Error('the client closed the connection before the body ended'));
+      };
       req.on('data', onData);
       req.on('end', onEnd);
       req.on('error', onError);
+      req.on('close', onClose);
     });
   }
 }
