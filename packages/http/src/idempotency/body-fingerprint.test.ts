@@ -15,8 +15,8 @@ describe('BodyFingerprint', () => {
     const req = new PassThrough();
     const fingerprint = new BodyFingerprint(req);
     const inflated: Buffer[] = [];
-    const reading = pipeline(req, createGunzip(), async function* (source) {
-      for await (const chunk of source) inflated.push(chunk as Buffer);
+    const reading = pipeline(req, createGunzip(), async (source: AsyncIterable<Buffer>) => {
+      for await (const chunk of source) inflated.push(chunk);
     });
     for (let at = 0; at < body.length; at += 1000) req.write(body.subarray(at, at + 1000));
     req.end();
