@@ -1,3 +1,4 @@
+import { readOpenApiDocument } from '@msg/contracts';
 import type { Logger } from '@msg/logger';
 import express, { type Express, type RequestHandler } from 'express';
 import { Registry } from 'prom-client';
@@ -6,6 +7,11 @@ import { type ErrorFormat, jsonErrorFormat } from './error-format.js';
 import { errorMiddleware, noRoute } from './error-middleware.js';
 import { mountOperationalRoutes, type ReadinessCheck } from './health.js';
 import { createHttpMetrics } from './http-metrics.js';
+import {
+  fingerprintRequestBodies,
+  type IdempotencyOptions,
+  idempotency,
+} from './idempotency/idempotency.js';
 import { openapiValidation } from './openapi-validation.js';
 import { requestContext } from './request-context.js';
 import { requestObserver } from './request-observer.js';
@@ -36,6 +42,12 @@ export interface ServiceOptions {
    * authenticate themselves.
    */
   authenticators?: Record<string, RequestHandler>;
+  /**
+   * Idempotency-Key on every operation whose document declares that header parameter: the first
+   * answer is stored (in `store`, per `scope(req)` + method + path + key) and replayed. Runs after
+   * the authenticators and validation. See the README.
+   */
+  idempotency?: IdempotencyOptions;
   /** /readyz answers 200 only when every check passes. */
   readiness?: ReadinessCheck[];
   /**
@@ -56,7 +68,7 @@ export interface ServiceOptions {
 /**
  * The express app of a service, fully wired and never listening (see startServer):
  * request id → access log and metrics → /healthz /readyz /metrics → body parsing →
- * OpenAPI validation → the service's routes → 404/501 → the one error middleware.
+ * OpenAPI validation → Idempotency-Key → the service's routes → 404/501 → the one error middleware.
  */
 export function createService(options: ServiceOptions): Express {
   const app = express();
@@ -71,6 +83,7 @@ export function createService(options: ServiceOptions): Express {
   app.use(requestContext(options.name, options.logger));
   app.use(requestObserver(metrics));
   mountOperationalRoutes(app, options.readiness ?? [], registry);
+  if (options.idempotency) app.use(fingerprintRequestBodies);
   app.use(bodyParsing({ limit: options.bodyLimit ?? '1mb', rawBodyPaths }));
   if (options.openapiPath) {
     app.use(
@@ -85,6 +98,13 @@ export function createService(options: ServiceOptions): Express {
     throw new Error(
       `${options.name}: authenticators follow the document's security; give an openapiPath`,
     );
+  }
+  if (options.idempotency) {
+    if (!options.openapiPath) {
+      throw new Error(`${options.name}: idempotency follows the document; give an openapiPath`);
+    }
+    const document = readOpenApiDocument(options.openapiPath);
+    app.use(idempotency(options.idempotency, document, rawBodyPaths));
   }
   options.routes(app);
   app.use(noRoute);

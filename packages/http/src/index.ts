@@ -5,6 +5,17 @@ export { createService, type ServiceOptions } from './create-service.js';
 export { type ErrorFormat, type ErrorResponse, jsonErrorFormat } from './error-format.js';
 export * from './errors.js';
 export { type ReadinessCheck, readinessProbe } from './health.js';
+export {
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENT_REPLAYED_HEADER,
+  type IdempotencyOptions,
+} from './idempotency/idempotency.js';
+export {
+  createPostgresIdempotencyStore,
+  IDEMPOTENCY_MIGRATIONS_DIR,
+  type IdempotencyStore,
+  type PostgresIdempotencyStoreOptions,
+} from './idempotency/idempotency-store.js';
 export { problemErrorFormat, problemSlug } from './problem-format.js';
 export {
   flushLogger,

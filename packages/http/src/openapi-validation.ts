@@ -31,7 +31,8 @@ function isValidatorDocument(
   return /^3\.(0|1)\.\d+$/.test(document.openapi);
 }
 
-function resolveLocalRef(document: OpenApiDocument, value: unknown): unknown {
+/** `value`, or what its local `$ref` ('#/components/...') points to. */
+export function resolveLocalRef(document: OpenApiDocument, value: unknown): unknown {
   if (!isRecord(value) || typeof value.$ref !== 'string') return value;
   if (!value.$ref.startsWith('#/')) return value;
   let node: unknown = document;

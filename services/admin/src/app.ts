@@ -1,6 +1,11 @@
 import { requireServiceToken } from '@msg/auth';
 import { openapiDocumentPath } from '@msg/contracts';
-import { createService, jsonErrorFormat, type ReadinessCheck } from '@msg/http';
+import {
+  createService,
+  type IdempotencyStore,
+  jsonErrorFormat,
+  type ReadinessCheck,
+} from '@msg/http';
 import type { Logger } from '@msg/logger';
 import type { Registry } from 'prom-client';
 import type { Accounts } from './accounts/accounts.js';
@@ -18,6 +23,11 @@ import { updateAccount } from './operations/updateAccount.js';
 export interface AdminAppDeps {
   accounts: Accounts;
   adminToken: string;
+  /**
+   * Idempotency-Key records of republish, disable and enable. createAccount and createApiKey do
+   * not take the header: their answer may carry a new API key, which must not be kept in clear.
+   */
+  idempotencyStore: IdempotencyStore;
   logger: Logger;
   /** The service's registry (the kit's, with the bus's consumer metrics); a new one when absent. */
   metrics?: Registry;
@@ -45,6 +55,8 @@ export function createApp(deps: AdminAppDeps) {
         message: 'a valid admin token is required',
       }),
     },
+    // One operator token: every key belongs to the operator.
+    idempotency: { store: deps.idempotencyStore, scope: () => 'operator' },
     routes: (app) => {
       const base = '/internal/v1/accounts';
       app.get(base, listAccounts(accounts));

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { OUTBOX_MIGRATIONS_DIR } from '@msg/bus';
 import { Topics } from '@msg/contracts';
 import { createPrismaClient } from '@msg/db';
+import { createPostgresIdempotencyStore, IDEMPOTENCY_MIGRATIONS_DIR } from '@msg/http';
 import { defineService, type ServiceDependencies, startWithBackground } from '@msg/service-kit';
 import { ADMIN_SCHEMA, createAccounts } from './accounts/accounts.js';
 import { createApp } from './app.js';
@@ -17,7 +18,10 @@ const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta
 export const adminService = defineService({
   name: 'admin',
   loadConfig: loadAdminConfig,
-  database: { schema: ADMIN_SCHEMA, migrations: [OUTBOX_MIGRATIONS_DIR, MIGRATIONS_DIR] },
+  database: {
+    schema: ADMIN_SCHEMA,
+    migrations: [OUTBOX_MIGRATIONS_DIR, IDEMPOTENCY_MIGRATIONS_DIR, MIGRATIONS_DIR],
+  },
   topics: [{ topic: Topics.accounts, compacted: true }],
   async start(config: AdminConfig, kit) {
     const prisma = createPrismaClient(PrismaClient, kit.pool);
@@ -26,6 +30,7 @@ export const adminService = defineService({
     const app = createApp({
       accounts: createAccounts({ prisma }),
       adminToken: config.ADMIN_TOKEN,
+      idempotencyStore: createPostgresIdempotencyStore({ pool: kit.pool, schema: ADMIN_SCHEMA }),
       logger: kit.logger,
       metrics: kit.metrics,
       readiness: kit.readiness,

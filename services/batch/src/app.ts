@@ -1,5 +1,10 @@
 import { openapiDocumentPath } from '@msg/contracts';
-import { createService, jsonErrorFormat, type ReadinessCheck } from '@msg/http';
+import {
+  createService,
+  type IdempotencyStore,
+  jsonErrorFormat,
+  type ReadinessCheck,
+} from '@msg/http';
 import type { Logger } from '@msg/logger';
 import type { RequestHandler } from 'express';
 import type pg from 'pg';
@@ -19,6 +24,11 @@ export interface BatchAppDeps extends CreateAccessTokenDeps {
    */
   bearer: RequestHandler;
   pool: pg.Pool;
+  /**
+   * Idempotency-Key records of createBatch and cancelBatch (createPostgresIdempotencyStore). The
+   * token endpoint does not take the header: its answer, a bearer token, must not be kept.
+   */
+  idempotencyStore: IdempotencyStore;
   /** BATCH_MAX_BODY_BYTES and BATCH_MAX_INFLATED_BYTES (createBatch). */
   intake: CreateBatchDeps['config'];
   /** How long a batch is kept after it ends (BATCH_RETENTION). */
@@ -43,6 +53,7 @@ export function createApp(deps: BatchAppDeps) {
     ...(deps.trustProxy && { trustProxy: deps.trustProxy }),
     ...(deps.validateResponses !== undefined && { validateResponses: deps.validateResponses }),
     authenticators: { bearerAuth: deps.bearer },
+    idempotency: { store: deps.idempotencyStore, scope: (req) => req.account?.id },
     rawBodyPaths: ['/v1/batches'],
     routes: (app) => {
       app.post('/v1/oauth/token', createAccessToken(deps));

@@ -11,15 +11,17 @@ import {
 } from '@msg/auth';
 import { OUTBOX_MIGRATIONS_DIR } from '@msg/bus';
 import { Topics } from '@msg/contracts';
+import { createPostgresIdempotencyStore, IDEMPOTENCY_MIGRATIONS_DIR } from '@msg/http';
 import { defineService, type ServiceDependencies, startWithBackground } from '@msg/service-kit';
 import { createApp } from './app.js';
 import { BATCH_SCHEMA } from './batches/batch-row.js';
 import { type BatchConfig, loadBatchConfig } from './config.js';
 import { startBatchWorkers, startStatusConsumer } from './processing/index.js';
 
-/** What the batch schema is made of: the outbox's migrations, then the service's own. */
+/** What the batch schema is made of: the outbox's and idempotency keys' migrations, then its own. */
 export const BATCH_MIGRATIONS = [
   OUTBOX_MIGRATIONS_DIR,
+  IDEMPOTENCY_MIGRATIONS_DIR,
   fileURLToPath(new URL('../prisma/migrations', import.meta.url)),
 ];
 
@@ -62,6 +64,12 @@ export const batchService = defineService({
       }),
       limiter,
       pool,
+      // A 32 MB upload may take minutes: its key is held that long before a retry may take it over.
+      idempotencyStore: createPostgresIdempotencyStore({
+        pool,
+        schema: BATCH_SCHEMA,
+        leaseMs: 600_000,
+      }),
       retentionMs: config.BATCH_RETENTION,
       intake: config,
       metrics: kit.metrics,

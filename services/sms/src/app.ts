@@ -1,5 +1,10 @@
 import { openapiDocumentPath } from '@msg/contracts';
-import { createService, jsonErrorFormat, type ReadinessCheck } from '@msg/http';
+import {
+  createService,
+  type IdempotencyStore,
+  jsonErrorFormat,
+  type ReadinessCheck,
+} from '@msg/http';
 import type { Logger } from '@msg/logger';
 import type { RequestHandler } from 'express';
 import type { Registry } from 'prom-client';
@@ -14,6 +19,8 @@ export interface SmsAppDeps {
    * basicAccountAccess, built in service.ts).
    */
   basicAuth: RequestHandler;
+  /** Idempotency-Key records of POST /v1/sms/send (createPostgresIdempotencyStore). */
+  idempotencyStore: IdempotencyStore;
   logger: Logger;
   /** The service's registry (the kit's, with the bus's consumer metrics); a new one when absent. */
   metrics?: Registry;
@@ -41,6 +48,7 @@ export function createApp(deps: SmsAppDeps) {
     ...(deps.trustProxy && { trustProxy: deps.trustProxy }),
     ...(deps.validateResponses !== undefined && { validateResponses: deps.validateResponses }),
     authenticators: { basicAuth: deps.basicAuth },
+    idempotency: { store: deps.idempotencyStore, scope: (req) => req.account?.id },
     routes: (app) => {
       app.post('/v1/sms/send', sendSms(deps.messages));
       app.get('/v1/sms/:messageId', getSms(deps.messages));

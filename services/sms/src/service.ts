@@ -3,6 +3,7 @@ import { basicAccountAccess, createCredentialVerifier, createRateLimiter } from 
 import { OUTBOX_MIGRATIONS_DIR } from '@msg/bus';
 import { Topics } from '@msg/contracts';
 import { createPrismaClient } from '@msg/db';
+import { createPostgresIdempotencyStore, IDEMPOTENCY_MIGRATIONS_DIR } from '@msg/http';
 import { defineService, type ServiceDependencies, startWithBackground } from '@msg/service-kit';
 import { createApp } from './app.js';
 import { loadSmsConfig, type SmsConfig } from './config.js';
@@ -19,7 +20,10 @@ const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta
 export const smsService = defineService({
   name: 'sms',
   loadConfig: loadSmsConfig,
-  database: { schema: SMS_SCHEMA, migrations: [OUTBOX_MIGRATIONS_DIR, MIGRATIONS_DIR] },
+  database: {
+    schema: SMS_SCHEMA,
+    migrations: [OUTBOX_MIGRATIONS_DIR, IDEMPOTENCY_MIGRATIONS_DIR, MIGRATIONS_DIR],
+  },
   // Producers and consumers both create what they use: services start in any order.
   topics: [{ topic: Topics.smsOutbound }, { topic: Topics.smsStatus }, { topic: Topics.callbacks }],
   async start(config: SmsConfig, kit) {
@@ -33,6 +37,7 @@ export const smsService = defineService({
     );
     const app = createApp({
       messages: createMessages({ prisma }),
+      idempotencyStore: createPostgresIdempotencyStore({ pool, schema: SMS_SCHEMA }),
       // 401 Basic challenge, 403 disabled / no 'sms' / outside the IP allow-list, 429 past the rate.
       basicAuth: basicAccountAccess(createCredentialVerifier({ directory }), {
         realm: 'SMS',
