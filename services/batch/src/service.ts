@@ -8,7 +8,8 @@ import {
   createCredentialVerifier,
   createJwtService,
   createPassport,
-  createRateLimiter,
+  createPostgresRateLimiter,
+  RATE_LIMIT_MIGRATIONS_DIR,
 } from '@msg/auth';
 import { busReadiness, createOutboxRelay, type ServiceRuntime } from '@msg/bus';
 import { Topics } from '@msg/contracts';
@@ -28,6 +29,7 @@ const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta
  */
 export async function startBatch(config: BatchConfig, { pool, bus, logger }: ServiceRuntime) {
   await migrate({ pool, schema: BATCH_SCHEMA, migrationsDir: MIGRATIONS_DIR, logger });
+  await migrate({ pool, schema: BATCH_SCHEMA, migrationsDir: RATE_LIMIT_MIGRATIONS_DIR, logger });
   // Producers and consumers both create what they use: services start in any order.
   await bus.ensureTopics([
     { topic: Topics.smsOutbound },
@@ -45,7 +47,7 @@ export async function startBatch(config: BatchConfig, { pool, bus, logger }: Ser
     ttlSeconds: config.JWT_TTL_SECONDS,
   });
   const passport = createPassport({ bearer: bearerStrategy(jwt, directory) });
-  const limiter = createRateLimiter();
+  const limiter = createPostgresRateLimiter({ pool, schema: BATCH_SCHEMA });
   const app = createApp({
     logger,
     verifier: createCredentialVerifier({ directory }),

@@ -1,4 +1,5 @@
 import {
+  databaseSettings,
   durationMs,
   kafkaSettings,
   loadConfig,
@@ -13,6 +14,9 @@ export const lookupLegacySettings = z.object({
   ...serviceSettings.shape,
   ...kafkaSettings.shape,
   ...trustSettings.shape,
+  DATABASE_URL: databaseSettings.shape.DATABASE_URL.describe(
+    'Postgres connection URL for the shared per-account rate buckets; unset, each replica applies the rate on its own',
+  ),
   NUMBERS_URL: url({ protocols: ['http:', 'https:'] }).describe(
     'Base URL of the number intelligence service (its /internal/v1/numbers API), no trailing slash',
   ),

@@ -1,11 +1,12 @@
 import { createKafkaBus } from '@msg/bus';
 import { exitOnConfigError } from '@msg/config';
+import { createPool } from '@msg/db';
 import { runService } from '@msg/http';
 import { createLogger } from '@msg/logger';
 import { loadLookupLegacyConfig } from './config.js';
 import { startLookupLegacy } from './service.js';
 
-// Deployed form: one process, Kafka from the environment; no database.
+// Deployed form: one process, Kafka from the environment; Postgres only for shared rate limits.
 const config = exitOnConfigError(() => loadLookupLegacyConfig());
 const logger = createLogger({ service: 'lookup-legacy', level: config.LOG_LEVEL });
 
@@ -20,7 +21,13 @@ await runService(
       clientId: 'lookup-legacy',
       logger,
     });
-    const service = await startLookupLegacy(config, { bus, logger });
-    return { app: service.app, closers: [service.stop, () => bus.close()] };
+    const pool =
+      config.DATABASE_URL &&
+      createPool({ url: config.DATABASE_URL, max: 2, applicationName: 'lookup-legacy', logger });
+    const service = await startLookupLegacy(config, { bus, logger, ...(pool && { pool }) });
+    return {
+      app: service.app,
+      closers: [service.stop, () => bus.close(), ...(pool ? [() => pool.end()] : [])],
+    };
   },
 );

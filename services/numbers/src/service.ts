@@ -4,7 +4,8 @@ import {
   basicAccountAccess,
   createAccountDirectory,
   createCredentialVerifier,
-  createRateLimiter,
+  createPostgresRateLimiter,
+  RATE_LIMIT_MIGRATIONS_DIR,
   requireServiceToken,
 } from '@msg/auth';
 import { busReadiness, type ServiceRuntime } from '@msg/bus';
@@ -54,6 +55,7 @@ export async function startNumbersService(
 ) {
   const { pool, bus, logger } = runtime;
   await migrateNumbers(runtime);
+  await migrate({ pool, schema: NUMBERS_SCHEMA, migrationsDir: RATE_LIMIT_MIGRATIONS_DIR, logger });
   // The directory gives every instance a group of its own: every replica must see every account.
   const directory = createAccountDirectory({ bus, logger, groupId: 'numbers-accounts' });
   await directory.start();
@@ -71,7 +73,7 @@ export async function startNumbersService(
     basicAuth: basicAccountAccess(createCredentialVerifier({ directory }), {
       realm: 'Number intelligence',
       permission: 'numbers',
-      limiter: createRateLimiter(),
+      limiter: createPostgresRateLimiter({ pool, schema: NUMBERS_SCHEMA }),
     }),
     internalBearer: requireServiceToken(config.NUMBERS_INTERNAL_TOKEN, {
       realm: 'numbers-internal',

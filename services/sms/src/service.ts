@@ -3,7 +3,8 @@ import {
   basicAccountAccess,
   createAccountDirectory,
   createCredentialVerifier,
-  createRateLimiter,
+  createPostgresRateLimiter,
+  RATE_LIMIT_MIGRATIONS_DIR,
 } from '@msg/auth';
 import { busReadiness, createOutboxRelay, type ServiceRuntime } from '@msg/bus';
 import { Topics } from '@msg/contracts';
@@ -23,6 +24,7 @@ const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta
  */
 export async function startSmsService(config: SmsConfig, { pool, bus, logger }: ServiceRuntime) {
   await migrate({ pool, schema: SMS_SCHEMA, migrationsDir: MIGRATIONS_DIR, logger });
+  await migrate({ pool, schema: SMS_SCHEMA, migrationsDir: RATE_LIMIT_MIGRATIONS_DIR, logger });
   // Producers and consumers both create what they use: services start in any order.
   await bus.ensureTopics([
     { topic: Topics.smsOutbound },
@@ -47,7 +49,7 @@ export async function startSmsService(config: SmsConfig, { pool, bus, logger }: 
     basicAuth: basicAccountAccess(createCredentialVerifier({ directory }), {
       realm: 'SMS',
       permission: 'sms',
-      limiter: createRateLimiter(),
+      limiter: createPostgresRateLimiter({ pool, schema: SMS_SCHEMA }),
     }),
     logger,
     readiness: [databaseReadiness(pool), busReadiness(bus), directory.readiness],
