@@ -1,29 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { RateDecision, RateLimit } from './rate-limiter.js';
-import { type BucketStore, createSharedRateLimiter, type Lease } from './shared-rate-limiter.js';
+import { memoryBucketStore as memoryStore } from '../test/support/memory-bucket-store.js';
+import type { RateDecision } from './rate-limiter.js';
+import { createSharedRateLimiter } from './shared-rate-limiter.js';
 
 function clock(start = 0) {
   let ms = start;
   return { now: () => ms, advance: (by: number) => (ms += by) };
-}
-
-/** The shared bucket as the database keeps it (same rules as postgres-rate-limiter's SQL). */
-function memoryStore(now: () => number) {
-  const buckets = new Map<string, { tokens: number; at: number }>();
-  const store: BucketStore & { leases: number; fail?: Error } = {
-    leases: 0,
-    async lease(key, { perSecond, burst }: RateLimit, want, cost): Promise<Lease> {
-      store.leases++;
-      if (store.fail) throw store.fail;
-      const at = now();
-      const b = buckets.get(key) ?? { tokens: burst, at };
-      const available = Math.min(burst, b.tokens + (Math.max(0, at - b.at) / 1000) * perSecond);
-      const granted = available >= cost ? Math.max(cost, Math.min(want, Math.floor(available))) : 0;
-      buckets.set(key, { tokens: available - granted, at: Math.max(b.at, at) });
-      return { granted, left: available - granted };
-    },
-  };
-  return store;
 }
 
 const LIMIT = { perSecond: 100, burst: 10 };
