@@ -1,5 +1,5 @@
 import { hashSecret } from '@msg/auth';
-import { createInProcessBus } from '@msg/bus';
+import { createInProcessBus, type ServiceRuntime } from '@msg/bus';
 import type { AccountState } from '@msg/contracts';
 import { createLogger } from '@msg/logger';
 import { accountState, publishAccount } from '@msg/testing';
@@ -12,9 +12,12 @@ export const PASSWORD = 'correct horse battery staple';
 
 /**
  * The legacy lookup on the in-process bus against `numbersUrl`, with helpers that play the admin
- * service (accounts.v1) and call the three levels.
+ * service (accounts.v1) and call the three levels. With `pool`, its rate buckets are shared there.
  */
-export async function startTestLookup(numbersUrl: string) {
+export async function startTestLookup(
+  numbersUrl: string,
+  { pool }: Partial<Pick<ServiceRuntime, 'pool'>> = {},
+) {
   const logger = createLogger({ service: 'lookup-legacy-test', level: 'error' });
   const bus = createInProcessBus({ logger });
   const config = loadLookupLegacyConfig({
@@ -24,7 +27,7 @@ export async function startTestLookup(numbersUrl: string) {
     NUMBERS_INTERNAL_TOKEN: NUMBERS_TOKEN,
     NUMBERS_TIMEOUT_MS: '2s',
   });
-  const service = await startLookupLegacy(config, { bus, logger });
+  const service = await startLookupLegacy(config, { bus, logger, ...(pool && { pool }) });
   const passwordHash = await hashSecret(PASSWORD);
 
   return {
