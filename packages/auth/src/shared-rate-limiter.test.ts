@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { memoryBucketStore as memoryStore } from '../test/support/memory-bucket-store.js';
 import type { RateDecision } from './rate-limiter.js';
-import { createSharedRateLimiter } from './shared-rate-limiter.js';
+import { type BucketStore, createSharedRateLimiter } from './shared-rate-limiter.js';
 
 function clock(start = 0) {
   let ms = start;
@@ -85,6 +85,31 @@ describe('createSharedRateLimiter', () => {
     expect(afterExpiry).toBeInstanceOf(Promise);
     expect((await afterExpiry).allowed).toBe(true);
     expect(store.leases).toBe(2);
+  });
+
+  it('when leases are slow, then slices grow to two round trips of the rate and the waiting request is still admitted', async () => {
+    const time = clock();
+    const store = memoryStore(time.now);
+    const wants: number[] = [];
+    // Each lease takes 300 ms, longer than the 250 ms a lease is kept.
+    const slow: BucketStore = {
+      async lease(key, limit, want, cost) {
+        wants.push(want);
+        time.advance(300);
+        return store.lease(key, limit, want, cost);
+      },
+    };
+    const limiter = createSharedRateLimiter({ store: slow, now: time.now, leaseTtlMs: 250 });
+    const limit = { perSecond: 100, burst: 100 };
+
+    const first = await limiter.take('a', limit);
+    for (let i = 0; i < 4; i++) limiter.take('a', limit);
+    const next = await limiter.take('a', limit);
+
+    expect(first.allowed).toBe(true);
+    expect(next.allowed).toBe(true);
+    // 100/s * 0.05 s, then 100/s * 2 * 0.3 s.
+    expect(wants).toEqual([5, 60]);
   });
 
   it('when requests arrive together with nothing leased, then one lease serves them all', async () => {

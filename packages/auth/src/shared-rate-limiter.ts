@@ -34,9 +34,14 @@ export interface SharedRateLimiterOptions {
   /**
    * How much one lease takes, in seconds of the rate (at least the cost, at most the burst): 50 ms
    * means an account at 1,000/s costs each busy replica one database round trip per 50 requests.
+   * When round trips get slower, slices grow to two round trips of the rate, so a replica is
+   * never held below the rate by waiting for its leases.
    */
   leaseSeconds?: number;
-  /** Leased tokens not spent within this are dropped: it bounds what a quiet replica holds. */
+  /**
+   * Leased tokens not spent within this after the lease came back are dropped: it bounds what a
+   * quiet replica holds.
+   */
   leaseTtlMs?: number;
   /** Upper bound on keys remembered; beyond it the least recently used are forgotten. */
   maxKeys?: number;
@@ -66,7 +71,8 @@ const sameLimit = (a: RateLimit, b: RateLimit) =>
  * slice of the shared bucket (one round trip per slice, not per request) and spends it locally;
  * everything admitted anywhere was first taken from the one shared bucket, so all replicas
  * together admit at most burst + perSecond * t in any t, plus the unspent leases held when t
- * starts (at most perSecond * leaseSeconds per replica, and never older than leaseTtlMs).
+ * starts (at most one slice per replica, and never more than the rate's leaseTtlMs plus one
+ * round trip in all).
  * Refusals are decided locally while the bucket cannot have refilled, so a flood of refused
  * requests does not reach the database either.
  */
@@ -79,13 +85,13 @@ export function createSharedRateLimiter({
 }: SharedRateLimiterOptions): SharedRateLimiter {
   // Map order = least recently used first: every lease re-inserts its key.
   const held = new Map<string, Held>();
+  // Smoothed duration of a lease, in ms.
+  let roundTripMs = 0;
 
   /** Tokens one lease asks for: a slice of the rate, at least the cost, at most the burst. */
   function sliceOf(limit: RateLimit, cost: number): number {
-    return Math.max(
-      cost,
-      Math.min(Math.floor(limit.burst), Math.round(limit.perSecond * leaseSeconds)),
-    );
+    const seconds = Math.max(leaseSeconds, (2 * roundTripMs) / 1000);
+    return Math.max(cost, Math.min(Math.floor(limit.burst), Math.round(limit.perSecond * seconds)));
   }
 
   /**
@@ -118,20 +124,28 @@ export function createSharedRateLimiter({
     return atMost >= sliceOf(limit, cost) ? undefined : refusal(limit, cost, atMost);
   }
 
-  function lease(key: string, limit: RateLimit, cost: number): Promise<Lease> {
+  /** Leases for a request that found nothing here; that request is answered from its lease. */
+  function lease(key: string, limit: RateLimit, cost: number): Promise<RateDecision> {
     const seenAt = now();
     const pending = store.lease(key, limit, sliceOf(limit, cost), cost);
-    // Unspent tokens of an older lease are dropped, not added: every token spent here was leased
-    // less than leaseTtlMs ago, which is what bounds the overshoot.
+    // Unspent tokens of an older lease are dropped, not added: every token spent here came back
+    // from its lease less than leaseTtlMs ago, which is what bounds the overshoot.
     const h: Held = { limit, tokens: 0, expiresAt: seenAt, left: 0, seenAt, pending };
     held.delete(key);
     held.set(key, h);
     forgetOldest();
     return pending.then(
       (got) => {
-        Object.assign(h, { tokens: got.granted, left: got.left, expiresAt: seenAt + leaseTtlMs });
+        const back = now();
+        const took = Math.max(0, back - seenAt);
+        roundTripMs = roundTripMs === 0 ? took : 0.8 * roundTripMs + 0.2 * took;
         h.pending = undefined;
-        return got;
+        Object.assign(h, { left: got.left, expiresAt: back + leaseTtlMs });
+        // The leasing request's own tokens are taken before anyone else can, even if the lease
+        // came back late: a slow database slows requests down but never refuses them for that.
+        if (got.granted < cost) return refusal(limit, cost, got.left);
+        h.tokens = got.granted - cost;
+        return { allowed: true, retryAfterSeconds: 0, remaining: Math.floor(h.tokens) };
       },
       (err: unknown) => {
         if (held.get(key) === h) held.delete(key);
@@ -148,19 +162,13 @@ export function createSharedRateLimiter({
   }
 
   async function takeShared(key: string, limit: RateLimit, cost: number): Promise<RateDecision> {
-    for (;;) {
-      const waiting = held.get(key)?.pending;
-      if (waiting) {
-        await waiting;
-      } else {
-        const got = await lease(key, limit, cost);
-        // Answer a refusal from the lease itself: the loop ends even if limits keep changing.
-        if (got.granted < cost) return refusal(limit, cost, got.left);
-      }
-      // Requests that waited for the same lease may have spent it: then lease again.
+    // A lease under way serves those waiting for it; whoever finds it spent leases next.
+    for (let waiting = held.get(key)?.pending; waiting; waiting = held.get(key)?.pending) {
+      await waiting;
       const decision = decideHere(held.get(key), limit, cost);
       if (decision) return decision;
     }
+    return lease(key, limit, cost);
   }
 
   return {
