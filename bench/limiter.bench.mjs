@@ -28,11 +28,11 @@ const AT_RATE = { PER_SECOND: '200', BURST: '20' };
 const DECISIONS = 200_000;
 
 /** Decisions per second of one limiter called in a loop in this process, and its round trips. */
-async function decide(name, limiter, limit, leases = () => 0) {
+async function decide(name, limiter, limit, leases = () => 0, key = 'sms:bench') {
   let admitted = 0;
   const started = process.hrtime.bigint();
   for (let i = 0; i < DECISIONS; i += 1) {
-    let decision = limiter.take('sms:bench', limit);
+    let decision = limiter.take(key, limit);
     if (decision instanceof Promise) decision = await decision;
     if (decision.allowed) admitted += 1;
   }
@@ -79,6 +79,7 @@ async function inProcess(databaseUrl) {
         shared(),
         atRate,
         () => leases,
+        'sms:bench-at-rate',
       ),
     );
     return rows;
