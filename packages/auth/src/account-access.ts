@@ -5,7 +5,7 @@ import type { CredentialVerifier } from './credential-verifier.js';
 import { requireActive, requirePermission } from './guards.js';
 import { requireAllowedIp } from './ip-allow-list.js';
 import { rateLimit } from './rate-limit-middleware.js';
-import type { RateLimiter } from './rate-limiter.js';
+import type { RequestRateLimiter } from './rate-limiter.js';
 import { basicStrategy } from './strategies/basic-strategy.js';
 
 export interface AccountAccessOptions {
@@ -13,8 +13,11 @@ export interface AccountAccessOptions {
   authenticate: RequestHandler;
   /** The permission the interface needs (specification, general rule 3). */
   permission: Permission;
-  /** Buckets of the account's request rate; the bucket is per account and interface. */
-  limiter: RateLimiter;
+  /**
+   * Buckets of the account's request rate; the bucket is per account and interface. With more
+   * than one replica, createPostgresRateLimiter: the rate then holds across replicas.
+   */
+  limiter: RequestRateLimiter;
 }
 
 /**
@@ -47,7 +50,7 @@ export function accountAccess({
 /** {@link accountAccess} with HTTP Basic (account name case-insensitive, password exact). */
 export function basicAccountAccess(
   verifier: CredentialVerifier,
-  options: { realm: string; permission: Permission; limiter: RateLimiter },
+  options: { realm: string; permission: Permission; limiter: RequestRateLimiter },
 ): RequestHandler {
   const passport = createPassport({ basic: basicStrategy(verifier, { realm: options.realm }) });
   return accountAccess({ ...options, authenticate: authenticate(passport, 'basic') });

@@ -37,6 +37,12 @@ export {
   type JwtServiceOptions,
   type TokenClaims,
 } from './jwt-service.js';
+export {
+  createPostgresBucketStore,
+  createPostgresRateLimiter,
+  type PostgresRateLimiterOptions,
+  RATE_LIMIT_MIGRATIONS_DIR,
+} from './postgres-rate-limiter.js';
 export { type RateLimitPolicy, rateLimit } from './rate-limit-middleware.js';
 export {
   createRateLimiter,
@@ -44,6 +50,7 @@ export {
   type RateLimit,
   type RateLimiter,
   type RateLimiterOptions,
+  type RequestRateLimiter,
 } from './rate-limiter.js';
 export { requireAccount } from './require-account.js';
 export {
@@ -53,6 +60,13 @@ export {
   verifySecret,
 } from './secret-hash.js';
 export { requireServiceToken, type ServiceTokenOptions } from './service-token.js';
+export {
+  type BucketStore,
+  createSharedRateLimiter,
+  type Lease,
+  type SharedRateLimiter,
+  type SharedRateLimiterOptions,
+} from './shared-rate-limiter.js';
 export { apiKeyStrategy } from './strategies/api-key-strategy.js';
 export {
   type BasicStrategyOptions,

@@ -1,6 +1,6 @@
 import { RateLimitedError } from '@msg/http';
 import type { Request, RequestHandler } from 'express';
-import type { RateLimit, RateLimiter } from './rate-limiter.js';
+import type { RateDecision, RateLimit, RequestRateLimiter } from './rate-limiter.js';
 
 export interface RateLimitPolicy extends RateLimit {
   key: string;
@@ -8,13 +8,14 @@ export interface RateLimitPolicy extends RateLimit {
 }
 
 /**
- * Refuses a request with 429 + Retry-After when its bucket is empty. `policy` picks the bucket and
+ * Refuses a request with 429 + Retry-After when its bucket is empty (in this process with
+ * createRateLimiter, or across replicas with createPostgresRateLimiter). `policy` picks the bucket and
  * limit per request; returning undefined skips limiting (e.g. no account yet).
  *
  *   rateLimit(limiter, (req) => req.account && { key: req.account.id, ...req.account.rateLimit })
  */
 export function rateLimit(
-  limiter: RateLimiter,
+  limiter: RequestRateLimiter,
   policy: (req: Request) => RateLimitPolicy | undefined,
 ): RequestHandler {
   return (req, _res, next) => {
@@ -24,7 +25,11 @@ export function rateLimit(
       return;
     }
     const { key, cost, ...limit } = chosen;
+    const decide = (decision: RateDecision) =>
+      next(decision.allowed ? undefined : new RateLimitedError(decision.retryAfterSeconds));
+    // Most requests are decided in this process: keep those synchronous.
     const decision = limiter.take(key, limit, cost);
-    next(decision.allowed ? undefined : new RateLimitedError(decision.retryAfterSeconds));
+    if (decision instanceof Promise) decision.then(decide, next);
+    else decide(decision);
   };
 }

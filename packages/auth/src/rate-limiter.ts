@@ -13,8 +13,17 @@ export interface RateDecision {
   remaining: number;
 }
 
-export interface RateLimiter {
+/**
+ * What a request path needs from a limiter: a decision, at once when it can be made in this
+ * process, or after a trip to the shared bucket (see shared-rate-limiter.ts).
+ */
+export interface RequestRateLimiter {
   /** Takes `cost` tokens from `key`'s bucket if it has them. A refused take costs nothing. */
+  take(key: string, limit: RateLimit, cost?: number): RateDecision | Promise<RateDecision>;
+}
+
+/** The in-process limiter: always decides at once. */
+export interface RateLimiter extends RequestRateLimiter {
   take(key: string, limit: RateLimit, cost?: number): RateDecision;
   /** Buckets currently held. */
   readonly size: number;
@@ -33,7 +42,7 @@ interface Bucket {
   limit: RateLimit;
 }
 
-function checkArguments({ perSecond, burst }: RateLimit, cost: number): void {
+export function checkRateArguments({ perSecond, burst }: RateLimit, cost: number): void {
   if (!(perSecond > 0 && Number.isFinite(perSecond)) || !(burst > 0 && Number.isFinite(burst))) {
     throw new RangeError('rate limit needs a positive finite perSecond and burst');
   }
@@ -42,8 +51,10 @@ function checkArguments({ perSecond, burst }: RateLimit, cost: number): void {
 }
 
 /**
- * Token buckets, one per key, in this process. With several replicas each holds its own buckets;
- * requests are partitioned by account (see ARCHITECTURE.md), so per-account limits stay local.
+ * Token buckets, one per key, in this process. With several replicas each holds its own buckets,
+ * so use it where one process owns the key: a Kafka consumer pacing the partitions it owns (the
+ * connector's per-account TPS), a bind's own TPS, or a single replica. HTTP requests of one
+ * account reach any replica: limit those with createSharedRateLimiter.
  *
  * Memory stays bounded: a bucket that has refilled to its burst is indistinguishable from a new
  * one, so it is dropped (checked on the least recently used bucket at every take, and for all
@@ -78,7 +89,7 @@ export function createRateLimiter({
 
   return {
     take(key, limit, cost = 1) {
-      checkArguments(limit, cost);
+      checkRateArguments(limit, cost);
       const at = now();
       const previous = buckets.get(key);
       buckets.delete(key);

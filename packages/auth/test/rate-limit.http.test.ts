@@ -3,8 +3,10 @@ import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { rateLimit } from '../src/rate-limit-middleware.js';
 import { createRateLimiter } from '../src/rate-limiter.js';
+import { createSharedRateLimiter } from '../src/shared-rate-limiter.js';
 import { makeAccount } from './support/accounts.js';
 import { createTestApp, whoami } from './support/app.js';
+import { memoryBucketStore } from './support/memory-bucket-store.js';
 
 function appWith(limit: RequestHandler, signedIn = true) {
   const account = makeAccount({ rateLimit: { perSecond: 1, burst: 2 } });
@@ -34,6 +36,42 @@ describe('rateLimit middleware', () => {
     expect(refused.headers['retry-after']).toBe('1');
     expect(refused.body.code).toBe('RATE_LIMITED');
     expect(later.status).toBe(200);
+  });
+
+  it('when the limiter answers after a lease from the shared bucket, then the same 429 with Retry-After', async () => {
+    let now = 0;
+    const store = memoryBucketStore(() => now);
+    const limiter = createSharedRateLimiter({ store, now: () => now });
+    const app = appWith(
+      rateLimit(limiter, (req) => req.account && { key: req.account.id, ...req.account.rateLimit }),
+    );
+
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await request(app).get('/limited')).status);
+    const refused = await request(app).get('/limited');
+    now += 1000;
+    const later = await request(app).get('/limited');
+
+    expect(statuses).toEqual([200, 200, 429]);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(refused.body.code).toBe('RATE_LIMITED');
+    expect(later.status).toBe(200);
+  });
+
+  it('when the shared bucket cannot be reached, then the request fails instead of passing unlimited', async () => {
+    const store = memoryBucketStore(() => 0);
+    store.fail = new Error('connection terminated');
+    const app = appWith(
+      rateLimit(
+        createSharedRateLimiter({ store }),
+        (req) => req.account && { key: req.account.id, ...req.account.rateLimit },
+      ),
+    );
+
+    const res = await request(app).get('/limited');
+
+    expect(res.status).toBe(500);
+    expect(res.body.message).toBe('connection terminated');
   });
 
   it('when the wait is fractional, then Retry-After is rounded up to whole seconds', async () => {

@@ -9,6 +9,7 @@ export {
   type EmbeddedPostgresOptions,
   startEmbeddedPostgres,
 } from './embedded-postgres.js';
+export { quoteSchema } from './identifier.js';
 export { type MigrateOptions, migrate } from './migrate/migrate.js';
 export {
   MigrationChecksumError,

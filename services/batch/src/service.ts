@@ -7,7 +7,8 @@ import {
   createCredentialVerifier,
   createJwtService,
   createPassport,
-  createRateLimiter,
+  createPostgresRateLimiter,
+  RATE_LIMIT_MIGRATIONS_DIR,
 } from '@msg/auth';
 import { OUTBOX_MIGRATIONS_DIR } from '@msg/bus';
 import { Topics } from '@msg/contracts';
@@ -18,10 +19,11 @@ import { BATCH_SCHEMA } from './batches/batch-row.js';
 import { type BatchConfig, loadBatchConfig } from './config.js';
 import { startBatchWorkers, startStatusConsumer } from './processing/index.js';
 
-/** What the batch schema is made of: the outbox's and idempotency keys' migrations, then its own. */
+/** The batch schema: the packages' tables (outbox, idempotency keys, rate buckets), then its own. */
 export const BATCH_MIGRATIONS = [
   OUTBOX_MIGRATIONS_DIR,
   IDEMPOTENCY_MIGRATIONS_DIR,
+  RATE_LIMIT_MIGRATIONS_DIR,
   fileURLToPath(new URL('../prisma/migrations', import.meta.url)),
 ];
 
@@ -51,7 +53,7 @@ export const batchService = defineService({
       ttlSeconds: config.JWT_TTL_SECONDS,
     });
     const passport = createPassport({ bearer: bearerStrategy(jwt, directory) });
-    const limiter = createRateLimiter();
+    const limiter = createPostgresRateLimiter({ pool, schema: BATCH_SCHEMA });
     const app = createApp({
       logger,
       verifier: createCredentialVerifier({ directory }),

@@ -1,5 +1,6 @@
 import { runService } from '@msg/service-kit';
 import { lookupLegacyService } from './service.js';
 
-// Deployed form: its own process, on Kafka (KAFKA_BROKERS); it has no database.
+// Deployed form: its own process, on Postgres (DATABASE_URL, for the shared rate buckets only)
+// and Kafka (KAFKA_BROKERS).
 await runService(lookupLegacyService);

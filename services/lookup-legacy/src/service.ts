@@ -1,17 +1,27 @@
-import { basicAccountAccess, createCredentialVerifier, createRateLimiter } from '@msg/auth';
+import {
+  basicAccountAccess,
+  createCredentialVerifier,
+  createPostgresRateLimiter,
+  RATE_LIMIT_MIGRATIONS_DIR,
+} from '@msg/auth';
 import { defineService, type ServiceDependencies, startWithBackground } from '@msg/service-kit';
 import { createApp } from './app.js';
 import { type LookupLegacyConfig, loadLookupLegacyConfig } from './config.js';
 import { createLookup } from './lookup/lookup.js';
 import { createNumbersClient } from './numbers/numbers-client.js';
 
+/** Its schema holds only the shared per-account rate buckets; the lookups are the numbers service's. */
+const LOOKUP_LEGACY_SCHEMA = 'lookup_legacy';
+
 /**
  * The legacy lookup: follows the account directory (accounts.v1) and answers from the numbers
- * service's internal API. No database, no events sent (spec 6.5).
+ * service's internal API. No events sent (spec 6.5); its database holds only the rate buckets, so
+ * an account's rate holds across replicas as on every other interface.
  */
 export const lookupLegacyService = defineService({
   name: 'lookup-legacy',
   loadConfig: loadLookupLegacyConfig,
+  database: { schema: LOOKUP_LEGACY_SCHEMA, migrations: [RATE_LIMIT_MIGRATIONS_DIR] },
   async start(config: LookupLegacyConfig, kit) {
     const directory = await kit.accountDirectory();
     const numbers = createNumbersClient({
@@ -26,12 +36,12 @@ export const lookupLegacyService = defineService({
       basicAuth: basicAccountAccess(createCredentialVerifier({ directory }), {
         realm: 'Lookup',
         permission: 'lookup',
-        limiter: createRateLimiter(),
+        limiter: createPostgresRateLimiter({ pool: kit.pool, schema: LOOKUP_LEGACY_SCHEMA }),
       }),
       logger: kit.logger,
       metrics: kit.metrics,
-      // Only the directory: the numbers service's outage is answered 503 per request, not by
-      // leaving the pool.
+      // The database and the directory, not the numbers service: its outage is answered 503 per
+      // request, not by leaving the pool.
       readiness: kit.readiness,
       trustProxy: config.TRUSTED_PROXIES,
       validateResponses: config.NODE_ENV === 'test',
@@ -40,7 +50,7 @@ export const lookupLegacyService = defineService({
   },
 });
 
-/** The whole service without listening (component tests); needs no database. */
+/** The whole service without listening (component tests). */
 export const startLookupLegacy = (config: LookupLegacyConfig, dependencies: ServiceDependencies) =>
   startWithBackground(lookupLegacyService, config, dependencies);
 

@@ -1,4 +1,5 @@
 import type { AccountState } from '@msg/contracts';
+import { startTestRuntime } from '@msg/testing';
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -337,6 +338,28 @@ describe('authentication and access', () => {
     expect(res.status).toBe(429);
     expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(res.body).toMatchObject({ code: 'RATE_LIMITED' });
+  });
+
+  it('when two replicas share a database, then the account rate holds across them', async () => {
+    const runtime = await startTestRuntime({ service: 'lookup-legacy' });
+    const replicas = [
+      await startTestLookup(numbers.url, { pool: runtime.pool }),
+      await startTestLookup(numbers.url, { pool: runtime.pool }),
+    ];
+    try {
+      const state = lookup.account({ rateLimit: { perSecond: 0.5, burst: 1 } });
+      for (const replica of replicas) await replica.publishAccount(state);
+
+      const first = await replicas[0]?.get(state, `/v1/lookup/sweden/${MOBILE}`);
+      const second = await replicas[1]?.get(state, `/v1/lookup/sweden/${MOBILE}`);
+
+      expect(first?.status).toBe(200);
+      expect(second?.status).toBe(429);
+      expect(second?.headers['retry-after']).toBe('2');
+    } finally {
+      for (const replica of replicas) await replica.stop();
+      await runtime.stop();
+    }
   });
 });
 

@@ -2,7 +2,7 @@ import { hashSecret } from '@msg/auth';
 import { createInProcessBus } from '@msg/bus';
 import type { AccountState } from '@msg/contracts';
 import { createLogger } from '@msg/logger';
-import { accountState, publishAccount } from '@msg/testing';
+import { accountState, publishAccount, startTestRuntime, type TestRuntime } from '@msg/testing';
 import request from 'supertest';
 import { loadLookupLegacyConfig } from '../src/config.js';
 import { startLookupLegacy } from '../src/service.js';
@@ -12,11 +12,16 @@ export const PASSWORD = 'correct horse battery staple';
 
 /**
  * The legacy lookup on the in-process bus against `numbersUrl`, with helpers that play the admin
- * service (accounts.v1) and call the three levels.
+ * service (accounts.v1) and call the three levels. Its rate buckets live in `pool` when given
+ * (replicas sharing one database), else in an embedded database of its own.
  */
-export async function startTestLookup(numbersUrl: string) {
+export async function startTestLookup(
+  numbersUrl: string,
+  { pool }: { pool?: TestRuntime['pool'] } = {},
+) {
   const logger = createLogger({ service: 'lookup-legacy-test', level: 'error' });
   const bus = createInProcessBus({ logger });
+  const database = await databaseFor(pool);
   const config = loadLookupLegacyConfig({
     LOG_LEVEL: 'error',
     NODE_ENV: 'test',
@@ -24,7 +29,11 @@ export async function startTestLookup(numbersUrl: string) {
     NUMBERS_INTERNAL_TOKEN: NUMBERS_TOKEN,
     NUMBERS_TIMEOUT_MS: '2s',
   });
-  const service = await startLookupLegacy(config, { bus, logger });
+  const service = await startLookupLegacy(config, {
+    bus,
+    logger,
+    pool: database.pool,
+  });
   const passwordHash = await hashSecret(PASSWORD);
 
   return {
@@ -52,8 +61,16 @@ export async function startTestLookup(numbersUrl: string) {
     async stop() {
       await service.stop();
       await bus.close();
+      await database.stop();
     },
   };
 }
 
 export type TestLookup = Awaited<ReturnType<typeof startTestLookup>>;
+
+/** The given pool (kept open), or an embedded database of the test's own (stopped with it). */
+async function databaseFor(pool: TestRuntime['pool'] | undefined) {
+  if (pool) return { pool, stop: async () => {} };
+  const runtime = await startTestRuntime({ service: 'lookup-legacy' });
+  return { pool: runtime.pool, stop: () => runtime.stop() };
+}

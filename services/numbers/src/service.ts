@@ -3,7 +3,8 @@ import {
   type AccountLookup,
   basicAccountAccess,
   createCredentialVerifier,
-  createRateLimiter,
+  createPostgresRateLimiter,
+  RATE_LIMIT_MIGRATIONS_DIR,
   requireServiceToken,
 } from '@msg/auth';
 import { migrate } from '@msg/db';
@@ -19,8 +20,11 @@ import { createQuota } from './quota.js';
 import { createRegistry } from './registry/registry.js';
 
 export const NUMBERS_SCHEMA = 'numbers';
-/** Numbers has no outbox: only its own migrations. */
-export const NUMBERS_MIGRATIONS = [fileURLToPath(new URL('../prisma/migrations', import.meta.url))];
+/** What the numbers schema is made of: the shared rate buckets (@msg/auth), then its own tables. */
+export const NUMBERS_MIGRATIONS = [
+  RATE_LIMIT_MIGRATIONS_DIR,
+  fileURLToPath(new URL('../prisma/migrations', import.meta.url)),
+];
 
 export interface NumbersServiceOptions {
   /** The clock of every answer; tests inject one. */
@@ -70,7 +74,7 @@ export function numbersService(options: NumbersServiceOptions = {}) {
         basicAuth: basicAccountAccess(createCredentialVerifier({ directory }), {
           realm: 'Number intelligence',
           permission: 'numbers',
-          limiter: createRateLimiter(),
+          limiter: createPostgresRateLimiter({ pool: kit.pool, schema: NUMBERS_SCHEMA }),
         }),
         internalBearer: requireServiceToken(config.NUMBERS_INTERNAL_TOKEN, {
           realm: 'numbers-internal',

@@ -1,5 +1,10 @@
 import { fileURLToPath } from 'node:url';
-import { basicAccountAccess, createCredentialVerifier, createRateLimiter } from '@msg/auth';
+import {
+  basicAccountAccess,
+  createCredentialVerifier,
+  createPostgresRateLimiter,
+  RATE_LIMIT_MIGRATIONS_DIR,
+} from '@msg/auth';
 import { OUTBOX_MIGRATIONS_DIR } from '@msg/bus';
 import { Topics } from '@msg/contracts';
 import { createPrismaClient } from '@msg/db';
@@ -22,7 +27,12 @@ export const smsService = defineService({
   loadConfig: loadSmsConfig,
   database: {
     schema: SMS_SCHEMA,
-    migrations: [OUTBOX_MIGRATIONS_DIR, IDEMPOTENCY_MIGRATIONS_DIR, MIGRATIONS_DIR],
+    migrations: [
+      OUTBOX_MIGRATIONS_DIR,
+      IDEMPOTENCY_MIGRATIONS_DIR,
+      RATE_LIMIT_MIGRATIONS_DIR,
+      MIGRATIONS_DIR,
+    ],
   },
   // Producers and consumers both create what they use: services start in any order.
   topics: [{ topic: Topics.smsOutbound }, { topic: Topics.smsStatus }, { topic: Topics.callbacks }],
@@ -42,7 +52,7 @@ export const smsService = defineService({
       basicAuth: basicAccountAccess(createCredentialVerifier({ directory }), {
         realm: 'SMS',
         permission: 'sms',
-        limiter: createRateLimiter(),
+        limiter: createPostgresRateLimiter({ pool, schema: SMS_SCHEMA }),
       }),
       logger,
       metrics: kit.metrics,

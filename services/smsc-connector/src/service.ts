@@ -37,7 +37,9 @@ export const smscConnectorService = defineService({
       binds.map((bind) => ({ bind: bind.name, inUse: bind.windowInUse })),
     );
     const handleDeliverSm = createDeliverHandler({ pool, metrics, logger });
-    // Separate buckets: an account id can never collide with a bind name.
+    // Separate buckets: an account id can never collide with a bind name. In-process buckets hold
+    // across replicas here: sms.outbound.v1 is keyed by account, so only the owner of an account's
+    // partition submits for it, and a bind's TPS is the session's own, held by this process.
     const accountLimiter = createRateLimiter();
     const bindLimiter = createRateLimiter();
 

@@ -1,4 +1,9 @@
-import { type CredentialVerifier, ipAllowed, type JwtService, type RateLimiter } from '@msg/auth';
+import {
+  type CredentialVerifier,
+  ipAllowed,
+  type JwtService,
+  type RequestRateLimiter,
+} from '@msg/auth';
 import type { operations } from '@msg/contracts/batch';
 import { ForbiddenError, RateLimitedError, UnauthorizedError } from '@msg/http';
 import type { RequestHandler } from 'express';
@@ -6,7 +11,7 @@ import type { RequestHandler } from 'express';
 export interface CreateAccessTokenDeps {
   verifier: CredentialVerifier;
   jwt: JwtService;
-  limiter: RateLimiter;
+  limiter: RequestRateLimiter;
 }
 
 /**
@@ -32,7 +37,7 @@ export function createAccessToken({
     if (!ipAllowed(account, req.ip ?? '')) {
       throw new ForbiddenError('calling address is not in the account IP allow-list');
     }
-    const verdict = limiter.take(`token:${account.id}`, account.rateLimit);
+    const verdict = await limiter.take(`token:${account.id}`, account.rateLimit);
     if (!verdict.allowed) throw new RateLimitedError(verdict.retryAfterSeconds);
     const { token, expiresIn } = jwt.sign(account);
     // RFC 6749 §5.1: token answers must not be cached.

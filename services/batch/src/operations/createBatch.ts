@@ -1,5 +1,4 @@
-import type { RateLimiter } from '@msg/auth';
-import { requireAccount } from '@msg/auth';
+import { type RequestRateLimiter, requireAccount } from '@msg/auth';
 import { RateLimitedError } from '@msg/http';
 import type { Logger } from '@msg/logger';
 import type { RequestHandler } from 'express';
@@ -11,7 +10,7 @@ import { TOKEN_REQUIRED } from './token-required.js';
 
 export interface CreateBatchDeps {
   pool: pg.Pool;
-  limiter: RateLimiter;
+  limiter: RequestRateLimiter;
   config: Pick<BatchConfig, 'BATCH_MAX_BODY_BYTES' | 'BATCH_MAX_INFLATED_BYTES'>;
   logger?: Logger;
 }
@@ -40,7 +39,7 @@ export function createBatch({ pool, limiter, config, logger }: CreateBatchDeps):
       const account = requireAccount(req, TOKEN_REQUIRED);
       requireGzip(req);
       refuseDeclaredOversize(req, limits);
-      const verdict = limiter.take(`batch-create:${account.id}`, CREATE_RATE);
+      const verdict = await limiter.take(`batch-create:${account.id}`, CREATE_RATE);
       if (!verdict.allowed) {
         throw new RateLimitedError(verdict.retryAfterSeconds, 'at most one batch per second');
       }
