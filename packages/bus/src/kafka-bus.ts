@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Topics } from '@msg/contracts';
 import type { Logger } from '@msg/logger';
 import { type Admin, Kafka, logLevel, type Message, Partitioners, type Producer } from 'kafkajs';
@@ -7,7 +8,11 @@ import { errorMessage } from './handler-retry.js';
 import { encodeMessage } from './kafka-codec.js';
 import { kafkaLogCreator } from './kafka-logging.js';
 import { createKafkaMetrics, noKafkaMetrics } from './kafka-metrics.js';
-import { type KafkaSubscription, startKafkaSubscription } from './kafka-subscription.js';
+import {
+  isRetriable,
+  type KafkaSubscription,
+  startKafkaSubscription,
+} from './kafka-subscription.js';
 import {
   type Bus,
   DEFAULT_HANDLER_RETRY,
@@ -41,6 +46,10 @@ export interface KafkaBusOptions {
 
 export const DEFAULT_SESSION_TIMEOUT_MS = 10_000;
 export const DEFAULT_HEARTBEAT_INTERVAL_MS = 1_000;
+
+/** How often ensureTopics looks again after a transient answer, and the first pause (grows). */
+const ENSURE_TOPICS_ATTEMPTS = 8;
+const ENSURE_TOPICS_RETRY_MS = 250;
 
 const CLIENT_RETRY = { initialRetryTime: 300, maxRetryTime: 5_000, retries: 8 };
 /**
@@ -169,20 +178,39 @@ export function createKafkaBus({
   }
 
   async function ensureTopics(specs: TopicSpec[]): Promise<void> {
+    // Services starting together on a new cluster race to create the same topics: the loser's
+    // createTopics can fail while the winner's topic has no leader yet ("This server does not host
+    // this topic-partition"). Such an answer is transient, so look again instead of failing start-up.
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await createMissingTopics(specs);
+        return;
+      } catch (error) {
+        if (attempt >= ENSURE_TOPICS_ATTEMPTS || !retriableWithin(error)) throw error;
+        log.warn('bus topics not ready, trying again', { attempt, error: errorMessage(error) });
+        await sleep(ENSURE_TOPICS_RETRY_MS * attempt);
+      }
+    }
+  }
+
+  async function createMissingTopics(specs: TopicSpec[]): Promise<void> {
     const admin = await connectAdmin();
     const existing = new Set(await admin.listTopics());
     const missing = specs.filter((s) => !existing.has(s.topic));
-    if (missing.length === 0) return;
-    // Returns false instead of failing when another replica created them first.
-    await admin.createTopics({
-      waitForLeaders: true,
-      topics: missing.map(({ topic, partitions = DEFAULT_PARTITIONS, compacted = false }) => ({
-        topic,
-        numPartitions: partitions,
-        configEntries: compacted ? [{ name: 'cleanup.policy', value: 'compact' }] : [],
-      })),
-    });
-    log.info('bus topics created', { topics: missing.map((s) => s.topic) });
+    if (missing.length > 0) {
+      // Returns false instead of failing when another replica created them first.
+      await admin.createTopics({
+        waitForLeaders: true,
+        topics: missing.map(({ topic, partitions = DEFAULT_PARTITIONS, compacted = false }) => ({
+          topic,
+          numPartitions: partitions,
+          configEntries: compacted ? [{ name: 'cleanup.policy', value: 'compact' }] : [],
+        })),
+      });
+      log.info('bus topics created', { topics: missing.map((s) => s.topic) });
+    }
+    // Throws while a topic (ours or the other replica's) has no leader yet.
+    await admin.fetchTopicMetadata({ topics: specs.map((s) => s.topic) });
   }
 
   // Connect now so that isReady() turns true without waiting for a first publish.
@@ -243,4 +271,12 @@ export function createKafkaBus({
       await Promise.allSettled(connections.map((c) => c?.then((client) => client.disconnect())));
     },
   };
+}
+
+/** kafkajs wraps the answer that failed its own retries: look inside for the retriable one. */
+function retriableWithin(error: unknown): boolean {
+  if (isRetriable(error)) return true;
+  const inner =
+    typeof error === 'object' && error !== null ? Reflect.get(error, 'originalError') : undefined;
+  return inner !== undefined && isRetriable(inner);
 }

@@ -358,7 +358,8 @@ async function retrying<T>(work: () => Promise<T>, signal: AbortSignal, attempts
   }
 }
 
-function isRetriable(error: unknown): boolean {
+/** kafkajs marks errors a later attempt may not meet (no leader yet, broker gone) as retriable. */
+export function isRetriable(error: unknown): boolean {
   return (
     typeof error === 'object' && error !== null && 'retriable' in error && error.retriable === true
   );

@@ -102,6 +102,36 @@ describe('kafka bus', () => {
     expect(policy(plain)).toBe('delete');
   });
 
+  it('when several services ensure the same new topics at once, then every one of them starts', async () => {
+    // As on a brand-new cluster, where every service creates what it uses at start-up.
+    const others = [1, 2, 3].map((n) =>
+      createKafkaBus({
+        brokers: testKafkaBrokers,
+        clientId: `bus-race-${n}`,
+        logger: quietLogger(),
+      }),
+    );
+    try {
+      for (let round = 0; round < 3; round += 1) {
+        const topics = [uniqueName('race'), uniqueName('race'), uniqueName('race')].map(
+          (topic) => ({
+            topic,
+          }),
+        );
+        const results = await Promise.allSettled(
+          [bus, ...others].map((b) => b.ensureTopics(topics)),
+        );
+        expect(results.map((r) => r.status)).toEqual(Array(4).fill('fulfilled'));
+        const { topics: described } = await (await admin).fetchTopicMetadata({
+          topics: topics.map((t) => t.topic),
+        });
+        expect(described.every((t) => t.partitions.every((p) => p.leader >= 0))).toBe(true);
+      }
+    } finally {
+      await Promise.all(others.map((b) => b.close()));
+    }
+  });
+
   it('when connected, then the bus is ready', async () => {
     await eventually(() => expect(bus.isReady()).toBe(true));
   });
