@@ -48,11 +48,16 @@ export function createPostgresBucketStore({
   const text = leaseSql(`${quoteSchema(schema)}."rate_limit_bucket"`);
   return {
     async lease(key, { perSecond, burst }, want, cost) {
-      const { rows } = await pool.query<{ granted: number; tokens: number }>({
-        name: `rate-limit-lease:${schema}`,
-        text,
-        values: [key, perSecond, burst, want, cost],
-      });
+      // Unnamed on purpose: a named statement outlives the pg client that prepared it on the
+      // embedded database (one session behind every connection), so the next client's PREPARE of
+      // the same name fails there for good ("prepared statement ... already exists").
+      const { rows } = await pool.query<{ granted: number; tokens: number }>(text, [
+        key,
+        perSecond,
+        burst,
+        want,
+        cost,
+      ]);
       const row = rows[0];
       if (!row) throw new Error('rate limit lease returned no row');
       return { granted: row.granted, left: row.tokens };
