@@ -16,6 +16,13 @@ export {
   type IdempotencyStore,
   type PostgresIdempotencyStoreOptions,
 } from './idempotency/idempotency-store.js';
+export {
+  checkText,
+  checkTextDeep,
+  JsonRulesChecker,
+  textProblem,
+  utf8Check,
+} from './json-input-rules.js';
 export { problemErrorFormat, problemSlug } from './problem-format.js';
 export {
   flushLogger,
