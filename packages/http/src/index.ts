@@ -31,4 +31,10 @@ export {
   type ShutdownStep,
   type SigtermOptions,
 } from './shutdown.js';
-export { type RunningServer, type ServerOptions, startServer } from './start-server.js';
+export {
+  type ClientErrorRenderer,
+  type RunningServer,
+  renderClientErrorsWith,
+  type ServerOptions,
+  startServer,
+} from './start-server.js';
