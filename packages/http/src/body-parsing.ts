@@ -1,6 +1,6 @@
 import express, { type Request, type RequestHandler } from 'express';
 import { HttpError } from './errors.js';
-import { checkJsonBody, checkTextDeep } from './json-input-rules.js';
+import { checkJsonBody, checkText, checkTextDeep } from './json-input-rules.js';
 
 export interface BodyParsingOptions {
   /** Largest accepted body after decompression, e.g. '1mb' (bytes library syntax). */
@@ -16,6 +16,24 @@ export function pathTemplatePattern(template: string): RegExp {
     .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
     .join('[^/]+');
   return new RegExp(`^${pattern}$`);
+}
+
+/**
+ * The text rule for what the URL carries: a NUL (`%00`) in a query parameter or a path segment is
+ * refused like one in a body. (Percent-encoded bytes that are not UTF-8 cannot make a lone
+ * surrogate: the decoders replace or refuse them.)
+ */
+function checkUrlText(req: Request): void {
+  checkTextDeep(req.query, ['query']);
+  for (const segment of req.path.split('/')) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(segment);
+    } catch {
+      continue; // The router refuses undecodable parameters itself (400).
+    }
+    checkText(decoded, ['path']);
+  }
 }
 
 /**
@@ -50,6 +68,7 @@ export function bodyParsing({ limit, rawBodyPaths }: BodyParsingOptions): Reques
   // extended: false keeps form fields flat strings; nested qs syntax is not part of any interface.
   const form = express.urlencoded({ limit, extended: false, parameterLimit: 1000 });
   return (req, res, next) => {
+    checkUrlText(req);
     if (raw.some((pattern) => pattern.test(req.path))) {
       next();
       return;

@@ -70,4 +70,15 @@ describe('sendMessage (POST /v1/messages): input rules', () => {
       true,
     );
   });
+
+  it('when a query parameter or a path segment holds a NUL, then 400 names where', async () => {
+    const query = await request(app).get('/v1/messages?limit=1%00');
+    expect(query.status).toBe(400);
+    expect(query.body.details).toEqual([
+      { loc: ['query', 'limit'], type: 'text', msg: 'must not contain the NUL character (U+0000)' },
+    ]);
+    const path = await request(app).get('/v1/messages/m%00x');
+    expect(path.status).toBe(400);
+    expect(path.body.details[0].loc).toEqual(['path']);
+  });
 });
