@@ -1,4 +1,6 @@
-import express, { type RequestHandler } from 'express';
+import express, { type Request, type RequestHandler } from 'express';
+import { HttpError } from './errors.js';
+import { checkJsonBody, checkText, checkTextDeep } from './json-input-rules.js';
 
 export interface BodyParsingOptions {
   /** Largest accepted body after decompression, e.g. '1mb' (bytes library syntax). */
@@ -17,26 +19,79 @@ export function pathTemplatePattern(template: string): RegExp {
 }
 
 /**
+ * The text rule for what the URL carries: a NUL (`%00`) in a query parameter or a path segment is
+ * refused like one in a body. (Percent-encoded bytes that are not UTF-8 cannot make a lone
+ * surrogate: the decoders replace or refuse them.)
+ */
+function checkUrlText(req: Request): void {
+  checkTextDeep(req.query, ['query']);
+  for (const segment of req.path.split('/')) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(segment);
+    } catch {
+      continue; // The router refuses undecodable parameters itself (400).
+    }
+    checkText(decoded, ['path']);
+  }
+}
+
+/**
  * JSON (application/json and +json) and form (application/x-www-form-urlencoded) bodies, inflated
  * from gzip/deflate/br when Content-Encoding says so; `limit` bounds the inflated size, so a small
  * compressed bomb is still refused. Other media types are left unread for the validator to refuse
  * (415) when the operation does not list them. Requests to `rawBodyPaths` are not read at all: the
  * route streams the body itself (e.g. a 32 MB gzip batch).
+ *
+ * Every parsed body follows the input rules of json-input-rules.ts (UTF-8 bytes, well-formed text
+ * without NUL, no duplicate keys): the raw JSON bytes are checked before JSON.parse, which would
+ * replace bad bytes and keep the last of two keys; form fields are checked once parsed.
  */
 export function bodyParsing({ limit, rawBodyPaths }: BodyParsingOptions): RequestHandler {
   const raw = rawBodyPaths.map(pathTemplatePattern);
+  // body-parser turns an error thrown by `verify` into a 403; the refusal is kept aside instead.
+  const refused = new WeakMap<Request, HttpError>();
   const json = express.json({
     limit,
     strict: true,
     type: ['application/json', 'application/*+json'],
+    verify(req, _res, bytes, encoding) {
+      if (encoding !== 'utf-8') return;
+      try {
+        checkJsonBody(bytes);
+      } catch (err) {
+        if (!(err instanceof HttpError)) throw err;
+        refused.set(req as Request, err);
+      }
+    },
   });
   // extended: false keeps form fields flat strings; nested qs syntax is not part of any interface.
   const form = express.urlencoded({ limit, extended: false, parameterLimit: 1000 });
   return (req, res, next) => {
+    checkUrlText(req);
     if (raw.some((pattern) => pattern.test(req.path))) {
       next();
       return;
     }
-    json(req, res, (err?: unknown) => (err ? next(err) : form(req, res, next)));
+    json(req, res, (err?: unknown) => {
+      const refusal = refused.get(req);
+      if (err || refusal) {
+        next(refusal ?? err);
+        return;
+      }
+      form(req, res, (formErr?: unknown) => {
+        if (formErr) {
+          next(formErr);
+          return;
+        }
+        try {
+          if (req.is('urlencoded')) checkTextDeep(req.body, ['body']);
+        } catch (textErr) {
+          next(textErr);
+          return;
+        }
+        next();
+      });
+    });
   };
 }

@@ -1,6 +1,6 @@
 import { readOpenApiDocument } from '@msg/contracts';
 import type { Logger } from '@msg/logger';
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Express, type Request, type RequestHandler } from 'express';
 import { Registry } from 'prom-client';
 import { bodyParsing } from './body-parsing.js';
 import { type ErrorFormat, jsonErrorFormat } from './error-format.js';
@@ -15,6 +15,7 @@ import {
 import { openapiValidation } from './openapi-validation.js';
 import { requestContext } from './request-context.js';
 import { requestObserver } from './request-observer.js';
+import { renderClientErrorsWith } from './start-server.js';
 
 export interface ServiceOptions {
   /** Service name: in every log line and, as a default label, on every metric. */
@@ -108,10 +109,14 @@ export function createService(options: ServiceOptions): Express {
   }
   options.routes(app);
   app.use(noRoute);
-  app.use(
-    errorMiddleware(options.errorFormat ?? jsonErrorFormat, {
-      exposeStacks: options.exposeErrorStacks ?? false,
-    }),
-  );
+  const errorFormat = options.errorFormat ?? jsonErrorFormat;
+  app.use(errorMiddleware(errorFormat, { exposeStacks: options.exposeErrorStacks ?? false }));
+  // Requests Node's parser refuses never reach express: startServer renders them with the path.
+  renderClientErrorsWith(app, (err, path) => errorFormat(err, clientErrorRequest(path)));
   return app;
+}
+
+/** The little a format can know of a request Node refused: its path, nothing else. */
+function clientErrorRequest(path: string): Request {
+  return { path, method: '', headers: {}, query: {} } as unknown as Request;
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { classifyDatabaseError } from '@msg/db/errors';
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { ErrorFormat, ErrorResponse } from './error-format.js';
-import { type HttpError, InternalError, NotFoundError, NotImplementedError } from './errors.js';
+import { HttpError, InternalError, NotFoundError, NotImplementedError } from './errors.js';
 import { isRecord, matchedOperation } from './openapi-request.js';
 import { translateError } from './translate-error.js';
 
@@ -40,6 +40,17 @@ function validatorProblems(err: unknown): { at: unknown; rule: unknown }[] | und
 }
 
 /**
+ * What a parser, zlib or a library said about a refused request, for the log only: the body
+ * says what was wrong in the interface's words (named `reason` because the logger redacts any
+ * `message` key).
+ */
+function internalReason(err: unknown): string | undefined {
+  const cause = err instanceof HttpError && err.cause !== undefined ? err.cause : err;
+  if (cause instanceof HttpError || !(cause instanceof Error)) return undefined;
+  return cause.message;
+}
+
+/**
  * The one error middleware of a service: normalises anything thrown (translateError) and renders
  * it in the interface's format. Anything unknown becomes a 500 whose body only carries an error
  * id; the log line with that id has the stack. Stacks reach the response only when
@@ -64,7 +75,12 @@ export function errorMiddleware(
       // A translated database error keeps its SQLSTATE, P-code and constraint here, never in
       // the body; a lost race (409) is worth an info line, other rejections only a debug one.
       const database = classifyDatabaseError(err);
-      const fields = { code: httpError.code, status: httpError.status, database };
+      const fields = {
+        code: httpError.code,
+        status: httpError.status,
+        database,
+        reason: internalReason(err),
+      };
       if (httpError.status >= 500) req.log.warn('request failed', fields);
       else if (database) req.log.info('request rejected', fields);
       else req.log.debug('request rejected', fields);

@@ -16,6 +16,13 @@ export {
   type IdempotencyStore,
   type PostgresIdempotencyStoreOptions,
 } from './idempotency/idempotency-store.js';
+export {
+  checkText,
+  checkTextDeep,
+  JsonRulesChecker,
+  textProblem,
+  utf8Check,
+} from './json-input-rules.js';
 export { problemErrorFormat, problemSlug } from './problem-format.js';
 export {
   flushLogger,
@@ -24,4 +31,10 @@ export {
   type ShutdownStep,
   type SigtermOptions,
 } from './shutdown.js';
-export { type RunningServer, type ServerOptions, startServer } from './start-server.js';
+export {
+  type ClientErrorRenderer,
+  type RunningServer,
+  renderClientErrorsWith,
+  type ServerOptions,
+  startServer,
+} from './start-server.js';

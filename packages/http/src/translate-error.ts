@@ -157,13 +157,11 @@ function fromValidator(err: Record<string, unknown>, req: Request): HttpError | 
 }
 
 function fromBodyParser(err: Record<string, unknown>, req: Request): HttpError | undefined {
-  const message = typeof err.message === 'string' ? err.message : '';
   switch (err.type) {
     case 'entity.parse.failed':
+      // JSON.parse's own words quote the body and name its internals: they stay in the log.
       return new MalformedRequestError(
-        req.is('json') || req.is('+json')
-          ? `body is not valid JSON: ${message}`
-          : `body could not be parsed: ${message}`,
+        req.is('json') || req.is('+json') ? 'body is not valid JSON' : 'body could not be parsed',
       );
     case 'entity.too.large':
       return new PayloadTooLargeError(
@@ -189,7 +187,7 @@ function fromBodyParser(err: Record<string, unknown>, req: Request): HttpError |
   // A body that claims a Content-Encoding it does not have: zlib's Z_DATA_ERROR, Z_BUF_ERROR...
   if (typeof err.code === 'string' && err.code.startsWith('Z_')) {
     return new MalformedRequestError(
-      `body is not valid ${String(req.headers['content-encoding'])} data: ${message}`,
+      `body is not valid ${String(req.headers['content-encoding'])} data`,
     );
   }
   return undefined;

@@ -23,7 +23,8 @@ describe('sendMessage (POST /v1/messages): bodies', () => {
       .send('{"to": ');
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('MALFORMED_REQUEST');
-    expect(res.body.message).toMatch(/^body is not valid JSON: /);
+    // JSON.parse's own words (with a fragment of the body) stay in the log.
+    expect(res.body.message).toBe('body is not valid JSON');
   });
 
   it('when the Content-Type is not one the operation lists, then 415 names the ones it takes', async () => {
@@ -147,7 +148,7 @@ describe('sendMessage (POST /v1/messages): bodies', () => {
       .send(JSON.stringify(valid));
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('MALFORMED_REQUEST');
-    expect(res.body.message).toMatch(/^body is not valid gzip data/);
+    expect(res.body.message).toBe('body is not valid gzip data');
   });
 
   it('when the charset is not UTF, then 415', async () => {

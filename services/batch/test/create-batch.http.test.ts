@@ -411,7 +411,7 @@ describe('createBatch: the body as bytes', () => {
     expect(await messageCount()).toBe(before);
   });
 
-  it('when the JSON is malformed, then 400 MALFORMED_REQUEST naming the byte position', async () => {
+  it("when the JSON is malformed, then 400 MALFORMED_REQUEST in our words (the parser's words and position stay in the log)", async () => {
     const { token } = await svc.accountWithToken();
     const res = await svc.createBatch(
       token,
@@ -419,10 +419,62 @@ describe('createBatch: the body as bytes', () => {
     );
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('MALFORMED_REQUEST');
-    expect(res.body.message).toMatch(/not valid JSON at byte \d+/);
+    expect(res.body.message).toBe('body is not valid JSON');
     const truncated = await svc.createBatch(await freshToken(), gzipSync('{"batch":{"recip'));
     expect(truncated.status).toBe(400);
     expect(truncated.body.code).toBe('MALFORMED_REQUEST');
+  });
+
+  it('when a recipient field holds an escaped lone surrogate or NUL, then 400 names it and nothing is stored (no silent U+FFFD)', async () => {
+    const { account, token } = await svc.accountWithToken();
+    const before = await messageCount();
+    const json = JSON.stringify(batchBody(2)).replace('"N1"', '"\\ud800"');
+    const res = await svc.createBatch(token, gzipSync(json));
+    expect(res.status).toBe(400);
+    expect(res.body.details).toEqual([
+      {
+        loc: ['body', 'batch', 'recipients', '1', 'field_message', 'name'],
+        type: 'text',
+        msg: expect.stringContaining('lone surrogate'),
+      },
+    ]);
+    const nul = JSON.stringify(batchBody(1)).replace('"Acme"', '"Ac\\u0000me"');
+    const withNul = await svc.createBatch(await freshToken(), gzipSync(nul));
+    expect(withNul.status).toBe(400);
+    expect(withNul.body.details[0].loc).toEqual(['body', 'batch', 'sms_config', 'sender_id']);
+    expect(await batchCount(account.id)).toBe(0);
+    expect(await messageCount()).toBe(before);
+  });
+
+  it('when any object names a key twice, header or recipient, then 400 names the key: one rule for every JSON body', async () => {
+    const inRecipient = JSON.stringify(batchBody(2)).replace(
+      '"external_message_id":"ext-1"',
+      '"external_message_id":"ext-1","external_message_id":"ext-x"',
+    );
+    const res = await svc.createBatch(await freshToken(), gzipSync(inRecipient));
+    expect(res.status).toBe(400);
+    expect(res.body.details).toEqual([
+      {
+        loc: ['body', 'batch', 'recipients', '1', 'external_message_id'],
+        type: 'duplicate',
+        msg: 'appears more than once',
+      },
+    ]);
+    const inConfig = JSON.stringify(batchBody(1)).replace(
+      '"sender_id":"Acme"',
+      '"sender_id":"Acme","sender_id":"Evil"',
+    );
+    const nested = await svc.createBatch(await freshToken(), gzipSync(inConfig));
+    expect(nested.status).toBe(400);
+    expect(nested.body.details[0].loc).toEqual(['body', 'batch', 'sms_config', 'sender_id']);
+  });
+
+  it('when the inflated bytes are not UTF-8, then 400 MALFORMED_REQUEST', async () => {
+    const json = Buffer.from(JSON.stringify(batchBody(1)).replace('"N0"', '"N\u00e9"'));
+    const latin1 = Buffer.from(json.toString('utf8'), 'latin1');
+    const res = await svc.createBatch(await freshToken(), gzipSync(latin1));
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ code: 'MALFORMED_REQUEST', message: 'body is not valid UTF-8' });
   });
 
   it('when the client goes away in the middle of the upload, then nothing is stored', async () => {

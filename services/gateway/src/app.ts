@@ -8,6 +8,7 @@ import {
   PayloadTooLargeError,
   type ReadinessCheck,
   readinessProbe,
+  renderClientErrorsWith,
 } from '@msg/http';
 import type { Logger } from '@msg/logger';
 import express, { type NextFunction, type Request, type Response } from 'express';
@@ -93,6 +94,15 @@ export function createApp(deps: GatewayDeps): express.Express {
 
   const app = express();
   app.disable('x-powered-by');
+  // Requests Node's parser refuses (431, 400) answered in the format of the route of their path.
+  renderClientErrorsWith(app, (error, path) =>
+    renderGatewayError(
+      error,
+      matchRoute(path)?.errors ?? 'json',
+      { path } as Request,
+      config.PROBLEM_TYPE_BASE,
+    ),
+  );
   const trusted = config.TRUSTED_PROXIES ?? [];
   app.set('trust proxy', trusted.length > 0 ? [...trusted] : false);
 

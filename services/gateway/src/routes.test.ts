@@ -16,6 +16,10 @@ describe('matchRoute', () => {
     ['/txt2voice/v1/sendtts', 'voice'],
     ['/v1/numbers/46701234567/live-status', 'numbers'],
     ['/v1/lookup/sweden/46701234567', 'lookup-legacy'],
+    // Empty segments do not count: the service owning the prefix answers in its own format.
+    ['/v1//numbers/46701234567', 'numbers'],
+    ['//v1/numbers//46701234567', 'numbers'],
+    ['/v1/sms//send', 'sms'],
   ])('when the path is %s, then %s owns it', (path, service) => {
     expect(matchRoute(path)?.service).toBe(service);
   });
@@ -71,6 +75,11 @@ describe('loggablePath', () => {
   it('when the legacy reply-path carries recipient and text in the path, then both are masked', () => {
     const path = '/v1/replypath/sendsms/0701234567/hej%20d%C3%A5';
     expect(loggablePath(path, route(path))).toBe('/v1/replypath/sendsms/:redacted/:redacted');
+  });
+
+  it('when the path has empty segments, then the phone number is still masked', () => {
+    const path = '/v1//numbers//+46701234567/porting-history';
+    expect(loggablePath(path, route(path))).toBe('/v1/numbers/:redacted/porting-history');
   });
 
   it('when the legacy lookup carries an msisdn, then only the detail level is kept', () => {

@@ -80,10 +80,15 @@ export const ROUTES: readonly PublicRoute[] = [
 // Longest prefix first, so a more specific prefix added later wins over a shorter one.
 const BY_SPECIFICITY = [...ROUTES].sort((a, b) => b.prefix.length - a.prefix.length);
 
-/** The route owning `path` (no query string), or undefined when no public interface lives there. */
+/**
+ * The route owning `path` (no query string), or undefined when no public interface lives there.
+ * Empty segments do not count ('/v1//numbers/x' is numbers'): the path still reaches the service
+ * unchanged, so that service, not the gateway, answers it in its own error format.
+ */
 export function matchRoute(path: string): PublicRoute | undefined {
+  const normal = path.replace(/\/{2,}/g, '/');
   return BY_SPECIFICITY.find(
-    (route) => path === route.prefix || path.startsWith(`${route.prefix}/`),
+    (route) => normal === route.prefix || normal.startsWith(`${route.prefix}/`),
   );
 }
 
@@ -110,7 +115,8 @@ const MASK = ':redacted';
 export function loggablePath(path: string, route: PublicRoute | undefined): string {
   const words = route?.loggedWords;
   if (!route || !words) return path;
-  const rest = path.slice(route.prefix.length);
+  // Matched with empty segments dropped (matchRoute): sliced the same way, or a number leaks.
+  const rest = path.replace(/\/{2,}/g, '/').slice(route.prefix.length);
   const masked = rest
     .split('/')
     .map((segment) => (segment === '' || words.includes(segment) ? segment : MASK))

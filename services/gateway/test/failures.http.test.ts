@@ -147,6 +147,17 @@ describe('number intelligence routes (application/problem+json)', () => {
     expect(JSON.parse(res.text).detail).toBe('numbers is not deployed');
   });
 
+  it('when the path has an empty segment (/v1//numbers/...), then it is still numbers: problem+json', async () => {
+    gateway = await startTestGateway({ PROBLEM_TYPE_BASE: base });
+    const res = await request(gateway.url).get('/v1//numbers/46701234567');
+    expect(res.status).toBe(503);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(JSON.parse(res.text)).toMatchObject({
+      type: `${base}/service-unavailable`,
+      instance: '/v1//numbers/46701234567',
+    });
+  });
+
   it('when a path is unknown outside numbers, then the error stays plain JSON', async () => {
     gateway = await startTestGateway({ PROBLEM_TYPE_BASE: base });
     const res = await request(gateway.url).get('/v1/number');

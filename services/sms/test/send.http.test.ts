@@ -141,6 +141,16 @@ describe('sendSms', () => {
     ['message GSM-7 of 1531', { ...valid, message: 'a'.repeat(1531) }, 'message', 'too_many_parts'],
     ['message UCS-2 of 671', { ...valid, message: '日'.repeat(671) }, 'message', 'too_many_parts'],
     ['an unknown field', { ...valid, priority: 'high' }, 'priority', 'additionalProperties'],
+    // Input rules of every JSON body (@msg/http): these were 500s (issue 10).
+    ['message with a lone surrogate', { ...valid, message: 'a\ud800' }, 'message', 'text'],
+    ['message with a NUL', { ...valid, message: 'a\u0000b' }, 'message', 'text'],
+    ['from with a NUL', { ...valid, from: 'Ac\u0000me' }, 'from', 'text'],
+    [
+      'callback_url with a NUL',
+      { ...valid, callback_url: 'https://x.example/cb\u0000' },
+      'callback_url',
+      'text',
+    ],
     [
       'callback_url not http(s)',
       { ...valid, callback_url: 'ftp://x.example' },

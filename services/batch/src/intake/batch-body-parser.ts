@@ -1,4 +1,4 @@
-import { MalformedRequestError, ValidationError } from '@msg/http';
+import { JsonRulesChecker, MalformedRequestError, utf8Check, ValidationError } from '@msg/http';
 import { type ParsedTokenInfo, Tokenizer, TokenParser, TokenType } from '@streamparser/json';
 import { HEADER_MEMBERS, type HeaderMember } from './header-rules.js';
 
@@ -25,9 +25,11 @@ const KNOWN = new Set<string>(HEADER_MEMBERS);
  * keepStack false). The other members of `batch` (a few small values) are assembled on the side
  * by a second token parser fed only their tokens, so the first one can drop everything else.
  *
- * Throws (from write or end): MalformedRequestError when the bytes are not JSON (naming the
- * byte position), ValidationError when the shape is wrong (not an object, unknown member,
- * recipients not an array) — as soon as it is seen.
+ * Throws (from write or end): MalformedRequestError when the bytes are not UTF-8 JSON (the
+ * tokenizer's words and position go to the log through the error's cause), ValidationError when
+ * the shape is wrong (not an object, unknown member, recipients not an array) or the body breaks
+ * the input rules every JSON body follows (@msg/http: a duplicate key, a lone surrogate or NUL in
+ * any string) — as soon as it is seen.
  */
 export class BatchBodyParser {
   private readonly tokenizer = new Tokenizer({ stringBufferSize: 0, numberBufferSize: 0 });
@@ -36,6 +38,8 @@ export class BatchBodyParser {
     keepStack: false,
   });
   private readonly frames: Frame[] = [];
+  private readonly rules = new JsonRulesChecker();
+  private readonly utf8 = utf8Check();
   private member: { key: HeaderMember; parser: TokenParser } | undefined;
   private readonly members = new Set<HeaderMember>();
   private offset = 0;
@@ -66,6 +70,7 @@ export class BatchBodyParser {
   write(chunk: Uint8Array): void {
     if (this.failure) throw this.failure;
     try {
+      this.utf8.write(chunk);
       this.tokenizer.write(chunk);
     } catch (err) {
       this.failure = this.translate(err);
@@ -77,6 +82,7 @@ export class BatchBodyParser {
   end(): { members: ReadonlySet<HeaderMember>; recipients: number } {
     if (this.failure) throw this.failure;
     try {
+      this.utf8.end();
       if (!this.tokenizer.isEnded) this.tokenizer.end();
       if (!this.recipients.isEnded) this.recipients.end();
     } catch (err) {
@@ -91,16 +97,16 @@ export class BatchBodyParser {
   private translate(err: unknown): unknown {
     if (err instanceof ValidationError || err instanceof MalformedRequestError) return err;
     const detail = err instanceof Error ? err.message : String(err);
-    if (/ended in mid-parsing|ended in the middle/i.test(detail)) {
-      return new MalformedRequestError('body is not valid JSON: it ends before the document does');
-    }
-    return new MalformedRequestError(
-      `body is not valid JSON at byte ${this.offset}: ${detail.replace(/\s+in state \S+$/, '')}`,
-    );
+    const refusal = /ended in mid-parsing|ended in the middle/i.test(detail)
+      ? new MalformedRequestError('body is not valid JSON: it ends before the document does')
+      : new MalformedRequestError('body is not valid JSON');
+    // The tokenizer's words and the byte position are for the log, not the body.
+    return Object.assign(refusal, { cause: new Error(`at byte ${this.offset}: ${detail}`) });
   }
 
   private token(info: ParsedTokenInfo): void {
     this.offset = info.offset;
+    this.rules.token(info);
     this.recipients.write(info);
     this.track(info);
   }
@@ -142,9 +148,6 @@ export class BatchBodyParser {
       if (token !== TokenType.LEFT_BRACE) {
         throw ValidationError.field(['body', 'batch'], 'type', 'must be an object');
       }
-      if (this.sawBatch) {
-        throw ValidationError.field(['body', 'batch'], 'duplicate', 'appears more than once');
-      }
       this.sawBatch = true;
     } else if (depth === 2) {
       this.memberStarts(this.frames[1]?.key ?? '', info);
@@ -160,10 +163,7 @@ export class BatchBodyParser {
   }
 
   private memberStarts(key: string, info: ParsedTokenInfo): void {
-    const duplicate = () =>
-      ValidationError.field(['body', 'batch', key], 'duplicate', 'appears more than once');
     if (key === 'recipients') {
-      if (this.sawRecipients) throw duplicate();
       if (info.token !== TokenType.LEFT_BRACKET) {
         throw ValidationError.field(['body', 'batch', 'recipients'], 'type', 'must be an array');
       }
@@ -178,7 +178,6 @@ export class BatchBodyParser {
       );
     }
     const member = key as HeaderMember;
-    if (this.members.has(member)) throw duplicate();
     const parser = new TokenParser();
     parser.onValue = ({ value, stack }) => {
       if (stack.length > 0) return;

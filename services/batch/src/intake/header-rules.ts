@@ -56,10 +56,6 @@ function checkString(
     p.add(loc, 'type', 'must be a string');
     return false;
   }
-  if (value.includes('\u0000')) {
-    p.add(loc, 'characters', 'must not contain the character U+0000');
-    return false;
-  }
   if (value.length < min) {
     p.add(loc, 'minLength', `must be at least ${min} character${min === 1 ? '' : 's'}`);
     return false;
