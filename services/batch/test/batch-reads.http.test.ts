@@ -105,6 +105,30 @@ describe('getBatch', () => {
     await batch.publishAccount({ ...account, status: 'disabled', version: account.version + 1 });
     await vi.waitFor(async () => expect((await get(token, `/v1/batches/${id}`)).status).toBe(403));
   });
+
+  it('when the bearer token is garbled in any way, then every read and cancel is 401 with the Bearer challenge', async () => {
+    const b64 = (text: string) => Buffer.from(text).toString('base64url');
+    const id = crypto.randomUUID();
+    const tokens = [
+      'eyJ0eXAiOiJKV1QifQ.bm90IGpzb24.x',
+      `${b64('{"typ":"JWT","alg":"HS256","kid":"k1"}')}.${b64('not json')}.x`,
+      `${b64('{"typ":"JWT"}')}.!!!.x`,
+      `${b64('{typ')}.${b64('{}')}.x`,
+      `${b64('{"typ":"JWT","alg":"none"}')}.${b64('{"sub":"x"}')}.`,
+      '..',
+    ];
+    for (const token of tokens) {
+      for (const res of [
+        await get(token, `/v1/batches/${id}`),
+        await get(token, `/v1/batches/${id}/poll`),
+        await get(token, `/v1/batches/${id}/poll_with_delta`),
+        await cancel(token, id),
+      ]) {
+        expect(res.status, token).toBe(401);
+        expect(res.headers['www-authenticate'], token).toMatch(/^Bearer /);
+      }
+    }
+  });
 });
 
 describe('pollBatch and pollBatchWithDelta', () => {
