@@ -212,6 +212,8 @@ describe('sendSms access', () => {
     ['no credentials', undefined, undefined],
     ['a wrong password', 'self', 'wrong password'],
     ['an unknown user', 'NoSuchAccount', 'correct horse battery staple'],
+    ['the password and a trailing NUL', 'self', 'correct horse battery staple\0'],
+    ['the password and two trailing NULs', 'self', 'correct horse battery staple\0\0'],
   ])('when called with %s, then 401 with a Basic challenge', async (_case, user, password) => {
     let call = request(sms.app).post('/v1/sms/send');
     if (user && password) call = call.auth(user === 'self' ? acct.name : user, password);
