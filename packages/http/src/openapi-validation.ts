@@ -1,6 +1,7 @@
 import { type OpenApiDocument, readOpenApiDocument } from '@msg/contracts';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { middleware } from 'express-openapi-validator';
+import { integerParameters } from './integer-parameters.js';
 import { isRecord, matchedOperation } from './openapi-request.js';
 
 export interface OpenApiValidationOptions {
@@ -186,11 +187,10 @@ export function openapiValidation(options: OpenApiValidationOptions): RequestHan
     // No interface takes multipart bodies.
     fileUploader: false,
   });
-  if (!options.authenticators) return chain;
-
-  checkAuthenticators(document, options.authenticators);
+  if (options.authenticators) checkAuthenticators(document, options.authenticators);
   // The validator's chain is metadata → security → request validation → response validation;
-  // authentication goes right before request validation (see documentedSecurity).
+  // authentication goes right before request validation (see documentedSecurity), then our
+  // strict reading of integer parameters, which the validator would coerce with Number().
   const requestValidation = chain.findIndex((handler) => handler.name === 'requestMiddleware');
   if (requestValidation < 0) {
     throw new Error(
@@ -199,7 +199,8 @@ export function openapiValidation(options: OpenApiValidationOptions): RequestHan
   }
   return [
     ...chain.slice(0, requestValidation),
-    documentedSecurity(document, options.authenticators),
+    ...(options.authenticators ? [documentedSecurity(document, options.authenticators)] : []),
+    integerParameters,
     ...chain.slice(requestValidation),
   ];
 }
