@@ -1,6 +1,7 @@
 import { type OpenApiDocument, readOpenApiDocument } from '@msg/contracts';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { middleware } from 'express-openapi-validator';
+import { CLIENT_URL_FORMAT, isClientUrl } from './client-url.js';
 import { integerParameters } from './integer-parameters.js';
 import { isRecord, matchedOperation } from './openapi-request.js';
 
@@ -186,6 +187,8 @@ export function openapiValidation(options: OpenApiValidationOptions): RequestHan
     ignorePaths: UNDOCUMENTED_PATHS,
     // No interface takes multipart bodies.
     fileUploader: false,
+    // Every URL a client gives us to call is checked by one function (client-url.ts).
+    formats: { [CLIENT_URL_FORMAT]: { type: 'string', validate: isClientUrl } },
   });
   if (options.authenticators) checkAuthenticators(document, options.authenticators);
   // The validator's chain is metadata → security → request validation → response validation;

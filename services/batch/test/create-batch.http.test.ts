@@ -679,6 +679,30 @@ describe('createBatch: the batch members', () => {
       'format',
     ],
     [
+      'the callback URL with CR LF and a header',
+      { notification_settings: { batch_event_callback_url: 'http://127.0.0.1:9/cb\r\nX-Evil: 1' } },
+      ['notification_settings', 'batch_event_callback_url'],
+      'format',
+    ],
+    [
+      'the callback URL with a space',
+      { notification_settings: { batch_event_callback_url: 'http://127.0.0.1:9/a b' } },
+      ['notification_settings', 'batch_event_callback_url'],
+      'format',
+    ],
+    [
+      'the callback URL with credentials',
+      { notification_settings: { batch_event_callback_url: 'https://u:p@e.com/cb' } },
+      ['notification_settings', 'batch_event_callback_url'],
+      'format',
+    ],
+    [
+      'the callback URL without slashes',
+      { notification_settings: { batch_event_callback_url: 'http:e.com/cb' } },
+      ['notification_settings', 'batch_event_callback_url'],
+      'format',
+    ],
+    [
       'the callback URL over 2048',
       { notification_settings: { batch_event_callback_url: `https://e.com/${'a'.repeat(2040)}` } },
       ['notification_settings', 'batch_event_callback_url'],

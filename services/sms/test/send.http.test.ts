@@ -149,6 +149,24 @@ describe('sendSms', () => {
     ],
     ['callback_url no URL', { ...valid, callback_url: 'https://[nope/' }, 'callback_url', 'url'],
     [
+      'callback_url with CR LF and a header',
+      { ...valid, callback_url: 'http://127.0.0.1:9/cb\r\nX-Evil: 1' },
+      'callback_url',
+      'pattern',
+    ],
+    [
+      'callback_url with a NUL',
+      { ...valid, callback_url: 'http://127.0.0.1:9/cb\u0000' },
+      'callback_url',
+      'url',
+    ],
+    [
+      'callback_url with credentials',
+      { ...valid, callback_url: 'https://user:pw@x.example/cb' },
+      'callback_url',
+      'url',
+    ],
+    [
       'callback_url over 2083',
       { ...valid, callback_url: `https://x.example/${'a'.repeat(2070)}` },
       'callback_url',
