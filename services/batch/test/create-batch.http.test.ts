@@ -266,7 +266,7 @@ describe('createBatch: accepted', () => {
       const { rows } = await svc.pool.query('SELECT scheduled_at FROM batch.batch WHERE id = $1', [
         res.body.id,
       ]);
-      expect((rows[0]?.scheduled_at as Date).toISOString()).toBe(iso);
+      expect(rows[0]?.scheduled_at).toEqual(new Date(iso));
     },
   );
 
