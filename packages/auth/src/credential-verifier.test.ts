@@ -161,6 +161,29 @@ describe('verifyPassword', () => {
     expect(counter.calls).toHaveLength(0);
   });
 
+  it('when the password or key carries trailing NULs or another control character, then null without any scrypt; the exact one passes', async () => {
+    const account = makeAccount({
+      name: 'acme',
+      passwordHash,
+      apiKeys: [{ id: 'k1', hash: keyHashes.current, createdAt: '2025-01-01T00:00:00Z' }],
+    });
+    const counter = countingVerify();
+    const verifier = createCredentialVerifier({
+      directory: createStaticDirectory(account),
+      verify: counter.verify,
+    });
+
+    for (const password of ['S3cret:pass\0', 'S3cret:pass\0\0', 'S3cret:pass\n']) {
+      expect(await verifier.verifyPassword('acme', password)).toBeNull();
+    }
+    for (const key of ['msgk_current\0', 'msgk_current\0\0', '\tmsgk_current']) {
+      expect(await verifier.verifyApiKey('acme', key)).toBeNull();
+    }
+    expect(counter.calls).toHaveLength(0);
+    expect((await verifier.verifyPassword('acme', 'S3cret:pass'))?.id).toBe(account.id);
+    expect((await verifier.verifyApiKey('acme', 'msgk_current'))?.id).toBe(account.id);
+  });
+
   it('when the password changes while scrypt is running, then the stale success is refused', async () => {
     const account = makeAccount({ passwordHash });
     const directory = createStaticDirectory(account);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AccountState } from '@msg/contracts';
 import type { AccountLookup } from './account-directory.js';
-import { hashSecret, verifySecret } from './secret-hash.js';
+import { hashSecret, isAcceptableSecret, verifySecret } from './secret-hash.js';
 import { createVerifiedSecretCache } from './verified-secret-cache.js';
 
 /**
@@ -30,6 +30,11 @@ export interface CredentialVerifierOptions {
 
 // Far beyond any real password or key; refuses megabyte "passwords" before they reach scrypt.
 const MAX_SECRET_LENGTH = 1024;
+
+/** Refused before any lookup or scrypt: empty, huge, or not a secret we could have issued. */
+function refusedOutright(secret: string): boolean {
+  return secret === '' || secret.length > MAX_SECRET_LENGTH || !isAcceptableSecret(secret);
+}
 
 export function createCredentialVerifier({
   directory,
@@ -81,7 +86,7 @@ export function createCredentialVerifier({
 
   return {
     async verifyPassword(name, password) {
-      if (password === '' || password.length > MAX_SECRET_LENGTH) return null;
+      if (refusedOutright(password)) return null;
       const account = directory.byName(name);
       if (!account?.passwordHash) {
         await spendDecoyVerification(password);
@@ -94,7 +99,7 @@ export function createCredentialVerifier({
     },
 
     async verifyApiKey(clientId, apiKey) {
-      if (apiKey === '' || apiKey.length > MAX_SECRET_LENGTH) return null;
+      if (refusedOutright(apiKey)) return null;
       const account = directory.byName(clientId) ?? directory.byId(clientId);
       if (!account || account.apiKeys.length === 0) {
         await spendDecoyVerification(apiKey);

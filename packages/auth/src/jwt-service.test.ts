@@ -160,6 +160,23 @@ describe('createJwtService', () => {
     expectInvalid(() => service().verify('a'.repeat(5000)), 'invalid');
   });
 
+  const b64 = (text: string) => Buffer.from(text).toString('base64url');
+  it.each([
+    ['a payload that is not JSON under typ JWT', 'eyJ0eXAiOiJKV1QifQ.bm90IGpzb24.x'],
+    [
+      'a payload that is not JSON under a known kid',
+      `${b64('{"typ":"JWT","alg":"HS256","kid":"a"}')}.${b64('not json')}.x`,
+    ],
+    ['a payload that is not base64', `${b64('{"typ":"JWT","kid":"a"}')}.!!!$$.x`],
+    ['a header that is not JSON', `${b64('{typ:JWT')}.${b64('{"sub":"x"}')}.x`],
+    ['alg none', `${b64('{"typ":"JWT","alg":"none","kid":"a"}')}.${b64('{"sub":"acct-1"}')}.`],
+    ['empty parts', '..'],
+    ['a JSON array as header', `${b64('[1]')}.${b64('{}')}.x`],
+    ['a numeric kid', `${b64('{"typ":"JWT","alg":"HS256","kid":1}')}.${b64('{}')}.x`],
+  ])('when the token has %s, then it is refused as invalid', (_case, token) => {
+    expectInvalid(() => service().verify(token), 'invalid');
+  });
+
   it.each([
     ['a short secret', { keys: [{ kid: 'a', secret: 'short' }] }],
     ['an active kid that is not configured', { activeKid: 'z' }],

@@ -108,6 +108,20 @@ function claimsFrom(payload: string | jwt.JwtPayload): TokenClaims {
 }
 
 /**
+ * The `kid` of the token's header, or undefined when the token cannot be decoded. jsonwebtoken's
+ * decode throws (a SyntaxError, not a JsonWebTokenError) when the header says `typ: JWT` and the
+ * payload is not JSON: garbage from a client must end as InvalidTokenError, never escape as a 500.
+ */
+function keyIdOf(token: string): string | undefined {
+  try {
+    const kid = jwt.decode(token, { complete: true })?.header.kid;
+    return typeof kid === 'string' && kid !== '' ? kid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * HS256 access tokens for the batch interface's client-credentials flow. The algorithm is pinned
  * (no `none`, no RS/HS confusion) and the key is chosen by the `kid` header, so keys rotate by
  * adding a new key, making it active, and removing the old one after one token lifetime.
@@ -151,8 +165,7 @@ export function createJwtService(options: JwtServiceOptions): JwtService {
 
     verify(token) {
       if (token.length > MAX_TOKEN_LENGTH) throw new InvalidTokenError('invalid', 'token too long');
-      const decoded = jwt.decode(token, { complete: true });
-      const kid = decoded?.header.kid;
+      const kid = keyIdOf(token);
       if (!kid) throw new InvalidTokenError('invalid', 'token is malformed or has no key id');
       const secret = secrets.get(kid);
       if (!secret) throw new InvalidTokenError('invalid', 'token signed with an unknown key');

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { FAST_SCRYPT } from '../test/support/accounts.js';
 import { API_KEY_PREFIX, generateApiKey } from './api-key.js';
-import { DEFAULT_SCRYPT_PARAMS, hashSecret, verifySecret } from './secret-hash.js';
+import {
+  DEFAULT_SCRYPT_PARAMS,
+  hashSecret,
+  isAcceptableSecret,
+  verifySecret,
+} from './secret-hash.js';
 
 describe('hashSecret / verifySecret', () => {
   it('when a secret is hashed with the default cost, then it verifies and a wrong secret does not', async () => {
@@ -51,6 +56,42 @@ describe('hashSecret / verifySecret', () => {
       await expect(verifySecret('pw', stored)).resolves.toBe(false);
     },
   );
+
+  it('when a secret differs from the stored one only by trailing NULs, then it does not verify (HMAC would pad it alike)', async () => {
+    const password = await hashSecret('password', FAST_SCRYPT);
+    const key = await hashSecret('key', FAST_SCRYPT);
+
+    expect(await verifySecret('password', password)).toBe(true);
+    expect(await verifySecret('key', key)).toBe(true);
+    expect(await verifySecret('password\0', password)).toBe(false);
+    expect(await verifySecret('key\0\0', key)).toBe(false);
+  });
+
+  it('when a secret holds a lone surrogate, then it does not verify against the U+FFFD it would encode to', async () => {
+    const stored = await hashSecret('pass\ufffd', FAST_SCRYPT);
+
+    expect(await verifySecret('pass\ufffd', stored)).toBe(true);
+    expect(await verifySecret('pass\ud800', stored)).toBe(false);
+  });
+
+  it.each([
+    ['NUL', 'pw\0'],
+    ['a tab', 'p\tw'],
+    ['CR LF', 'pw\r\n'],
+    ['DEL', 'pw\x7f'],
+    ['a C1 control', 'pw\x85'],
+    ['a lone surrogate', 'pw\udc00'],
+  ])(
+    'when a secret holds %s, then it is not acceptable and is never hashed',
+    async (_case, secret) => {
+      expect(isAcceptableSecret(secret)).toBe(false);
+      await expect(hashSecret(secret, FAST_SCRYPT)).rejects.toThrow(RangeError);
+    },
+  );
+
+  it('when a secret holds printable unicode, spaces and an astral character, then it is acceptable', () => {
+    expect(isAcceptableSecret('pä ss:wörd 😀')).toBe(true);
+  });
 
   it('when hashing is asked for out-of-bounds parameters, then it refuses', async () => {
     await expect(hashSecret('pw', { N: 1000, r: 8, p: 1 })).rejects.toThrow(RangeError);

@@ -44,12 +44,28 @@ function scryptAsync(
   });
 }
 
+// A control character (C0, DEL, C1) or a lone surrogate (\p{Cs} under /u matches only unpaired ones).
+const NOT_A_SECRET_CHARACTER = /[\p{Cc}\p{Cs}]/u;
+
+/**
+ * True when `secret` can be a password or API key: no control characters and well-formed UTF-16.
+ * scrypt keys PBKDF2-HMAC with the secret, and HMAC pads a short key with zero bytes, so
+ * `password` and `password\0` hash alike; a lone surrogate encodes to the same UTF-8 as U+FFFD.
+ * Refusing both makes distinct accepted secrets distinct byte strings, so only the exact secret
+ * verifies.
+ */
+export function isAcceptableSecret(secret: string): boolean {
+  return !NOT_A_SECRET_CHARACTER.test(secret);
+}
+
 /** Hashes a password or API key as `scrypt$N$r$p$saltB64$hashB64`. */
 export async function hashSecret(
   secret: string,
   params: ScryptParams = DEFAULT_SCRYPT_PARAMS,
 ): Promise<string> {
   if (!validParams(params)) throw new RangeError('scrypt parameters out of bounds');
+  if (!isAcceptableSecret(secret))
+    throw new RangeError('a secret must not contain control characters or lone surrogates');
   const salt = randomBytes(SALT_BYTES);
   const hash = await scryptAsync(secret, salt, KEY_BYTES, params);
   return [
@@ -98,10 +114,13 @@ function parseStoredHash(stored: string): ParsedHash | null {
   return { params, salt: saltBytes, hash: hashBytes };
 }
 
-/** True when `secret` matches `stored`; a malformed stored hash is simply a mismatch. */
+/**
+ * True when `secret` matches `stored`; a malformed stored hash or an unacceptable secret (see
+ * isAcceptableSecret) is simply a mismatch.
+ */
 export async function verifySecret(secret: string, stored: string): Promise<boolean> {
   const parsed = parseStoredHash(stored);
-  if (!parsed) return false;
+  if (!parsed || !isAcceptableSecret(secret)) return false;
   const candidate = await scryptAsync(secret, parsed.salt, parsed.hash.length, parsed.params);
   return timingSafeEqual(candidate, parsed.hash);
 }

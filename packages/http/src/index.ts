@@ -1,6 +1,7 @@
 // Declares req.requestId and req.log on express's Request for every user of this package.
 import './request-context.js';
 
+export { CLIENT_URL_FORMAT, isClientUrl, MAX_CLIENT_URL_LENGTH } from './client-url.js';
 export { createService, type ServiceOptions } from './create-service.js';
 export { type ErrorFormat, type ErrorResponse, jsonErrorFormat } from './error-format.js';
 export * from './errors.js';

@@ -1,6 +1,8 @@
 import { type OpenApiDocument, readOpenApiDocument } from '@msg/contracts';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { middleware } from 'express-openapi-validator';
+import { CLIENT_URL_FORMAT, isClientUrl } from './client-url.js';
+import { integerParameters } from './integer-parameters.js';
 import { isRecord, matchedOperation } from './openapi-request.js';
 
 export interface OpenApiValidationOptions {
@@ -185,12 +187,13 @@ export function openapiValidation(options: OpenApiValidationOptions): RequestHan
     ignorePaths: UNDOCUMENTED_PATHS,
     // No interface takes multipart bodies.
     fileUploader: false,
+    // Every URL a client gives us to call is checked by one function (client-url.ts).
+    formats: { [CLIENT_URL_FORMAT]: { type: 'string', validate: isClientUrl } },
   });
-  if (!options.authenticators) return chain;
-
-  checkAuthenticators(document, options.authenticators);
+  if (options.authenticators) checkAuthenticators(document, options.authenticators);
   // The validator's chain is metadata → security → request validation → response validation;
-  // authentication goes right before request validation (see documentedSecurity).
+  // authentication goes right before request validation (see documentedSecurity), then our
+  // strict reading of integer parameters, which the validator would coerce with Number().
   const requestValidation = chain.findIndex((handler) => handler.name === 'requestMiddleware');
   if (requestValidation < 0) {
     throw new Error(
@@ -199,7 +202,8 @@ export function openapiValidation(options: OpenApiValidationOptions): RequestHan
   }
   return [
     ...chain.slice(0, requestValidation),
-    documentedSecurity(document, options.authenticators),
+    ...(options.authenticators ? [documentedSecurity(document, options.authenticators)] : []),
+    integerParameters,
     ...chain.slice(requestValidation),
   ];
 }

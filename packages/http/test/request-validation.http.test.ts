@@ -212,6 +212,21 @@ describe('listMessages and getMessage: parameters', () => {
     ]);
   });
 
+  it.each(['0x10', '0b11', '1e3', '', 'Infinity', '1e400', '9'.repeat(310), ' 5', '5.0'])(
+    'when an integer query parameter is %j, then 400 names it as not an integer',
+    async (value) => {
+      const res = await request(app).get(`/v1/messages?limit=${encodeURIComponent(value)}`);
+      expect(res.status).toBe(400);
+      expect(res.body.details).toEqual([
+        { loc: ['query', 'limit'], msg: 'must be integer', type: 'type' },
+      ]);
+    },
+  );
+
+  it('when an integer query parameter is plain decimal digits, then it is accepted', async () => {
+    expect((await request(app).get('/v1/messages?limit=05')).status).toBe(200);
+  });
+
   it('when a query parameter is not in the document, then 400 unknownParameter', async () => {
     const res = await request(app).get('/v1/messages?limit=5&pass=secret');
     expect(res.status).toBe(400);

@@ -97,6 +97,11 @@ describe('createAccount', () => {
     [{ senderIds: ['TOO-LONG-SENDER'] }, 'senderIds'],
     [{ senderIds: [' ACME'] }, 'senderIds'],
     [{ callbacks: { replyPathUrl: 'ftp://x' } }, 'replyPathUrl'],
+    [
+      { callbacks: { deliveryReportUrl: 'http://127.0.0.1:9/cb\r\nX-Evil: 1' } },
+      'deliveryReportUrl',
+    ],
+    [{ callbacks: { voiceReportUrl: 'https://user:pw@example.com/v' } }, 'voiceReportUrl'],
     [{ unknown: true }, 'unknown'],
     [{ smsThroughputPerSecond: '100' }, 'smsThroughputPerSecond'],
   ])('when the body has %j, then 400 naming %s', async (body, field) => {

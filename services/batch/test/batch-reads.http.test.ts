@@ -105,6 +105,30 @@ describe('getBatch', () => {
     await batch.publishAccount({ ...account, status: 'disabled', version: account.version + 1 });
     await vi.waitFor(async () => expect((await get(token, `/v1/batches/${id}`)).status).toBe(403));
   });
+
+  it('when the bearer token is garbled in any way, then every read and cancel is 401 with the Bearer challenge', async () => {
+    const b64 = (text: string) => Buffer.from(text).toString('base64url');
+    const id = crypto.randomUUID();
+    const tokens = [
+      'eyJ0eXAiOiJKV1QifQ.bm90IGpzb24.x',
+      `${b64('{"typ":"JWT","alg":"HS256","kid":"k1"}')}.${b64('not json')}.x`,
+      `${b64('{"typ":"JWT"}')}.!!!.x`,
+      `${b64('{typ')}.${b64('{}')}.x`,
+      `${b64('{"typ":"JWT","alg":"none"}')}.${b64('{"sub":"x"}')}.`,
+      '..',
+    ];
+    for (const token of tokens) {
+      for (const res of [
+        await get(token, `/v1/batches/${id}`),
+        await get(token, `/v1/batches/${id}/poll`),
+        await get(token, `/v1/batches/${id}/poll_with_delta`),
+        await cancel(token, id),
+      ]) {
+        expect(res.status, token).toBe(401);
+        expect(res.headers['www-authenticate'], token).toMatch(/^Bearer /);
+      }
+    }
+  });
 });
 
 describe('pollBatch and pollBatchWithDelta', () => {
@@ -188,6 +212,50 @@ describe('pollBatch and pollBatchWithDelta', () => {
     const res = await get(token, `/v1/batches/${id}/poll_with_delta`).query(query);
     expect(res.status).toBe(400);
     expect(JSON.stringify(res.body.details)).toContain(field);
+  });
+});
+
+describe('integer query parameters of pollBatchWithDelta', () => {
+  const poll = (token: string, id: string, query: string) =>
+    get(token, `/v1/batches/${id}/poll_with_delta?${query}`);
+
+  it.each([
+    'last_sequence_id=Infinity',
+    'last_sequence_id=-Infinity',
+    'last_sequence_id=1e400',
+    `last_sequence_id=${'9'.repeat(310)}`,
+    'last_sequence_id=9007199254740992',
+    'last_sequence_id=0x10',
+    'last_sequence_id=0b11',
+    'last_sequence_id=1e3',
+    'last_sequence_id=',
+    'last_sequence_id=%201',
+    'last_sequence_id=+1',
+    'last_sequence_id=1.0',
+    'max_delta_size=Infinity',
+    'max_delta_size=1e400',
+    'max_delta_size=0x10',
+    'max_delta_size=',
+  ])('when the query is %s, then 400 naming that parameter', async (query) => {
+    const { token, id } = await created(1, { schedule_at: inAnHour() });
+    const name = query.split('=')[0] ?? '';
+    const res = await poll(token, id, query);
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('VALIDATION_ERROR');
+    expect(res.body.details).toEqual([
+      { loc: ['query', name], type: 'type', msg: 'must be integer' },
+    ]);
+    expect(res.body.message).toContain(`query.${name}`);
+  });
+
+  it('when the parameters are decimal integers in range, then 200; out of the schema bounds, then 400', async () => {
+    const { token, id } = await created(1, { schedule_at: inAnHour() });
+    expect((await poll(token, id, 'last_sequence_id=0&max_delta_size=2000')).status).toBe(200);
+    expect(
+      (await poll(token, id, 'last_sequence_id=9007199254740991&max_delta_size=1')).status,
+    ).toBe(200);
+    expect((await poll(token, id, 'max_delta_size=2001')).status).toBe(400);
+    expect((await poll(token, id, 'last_sequence_id=-1')).status).toBe(400);
   });
 });
 

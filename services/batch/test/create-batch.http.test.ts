@@ -253,6 +253,23 @@ describe('createBatch: accepted', () => {
     expect(payloads[0]?.query).toBeUndefined();
   });
 
+  it.each([
+    ['0050-06-15T12:30:00', '0050-06-15T12:30:00.000Z'],
+    ['0099-12-31T23:59:59Z', '0099-12-31T23:59:59.000Z'],
+    ['0001-01-01T00:00:00Z', '0001-01-01T00:00:00.000Z'],
+  ])(
+    'when schedule_at is in year 0001-0099 (%s), then it is stored as written, not as 19xx',
+    async (text, iso) => {
+      const { token } = await svc.accountWithToken();
+      const res = await svc.createBatch(token, batchBody(1, { schedule_at: text }));
+      expect(res.status).toBe(202);
+      const { rows } = await svc.pool.query('SELECT scheduled_at FROM batch.batch WHERE id = $1', [
+        res.body.id,
+      ]);
+      expect(rows[0]?.scheduled_at).toEqual(new Date(iso));
+    },
+  );
+
   it('when the batch has 10,000 recipients, then all are stored with seq 1..10000', async () => {
     const { token } = await svc.accountWithToken();
     const res = await svc.createBatch(token, batchBody(10_000));
@@ -711,6 +728,12 @@ describe('createBatch: the batch members', () => {
       'format',
     ],
     ['schedule_at a date without time', { schedule_at: '2026-12-01' }, ['schedule_at'], 'format'],
+    [
+      'schedule_at in year 0000',
+      { schedule_at: '0000-06-01T00:00:00Z' },
+      ['schedule_at'],
+      'format',
+    ],
     ['schedule_at a number', { schedule_at: 1_700_000_000 }, ['schedule_at'], 'type'],
     [
       'schedule_at 8 days ahead',
@@ -727,6 +750,30 @@ describe('createBatch: the batch members', () => {
     [
       'the callback URL relative',
       { notification_settings: { batch_event_callback_url: '/cb' } },
+      ['notification_settings', 'batch_event_callback_url'],
+      'format',
+    ],
+    [
+      'the callback URL with CR LF and a header',
+      { notification_settings: { batch_event_callback_url: 'http://127.0.0.1:9/cb\r\nX-Evil: 1' } },
+      ['notification_settings', 'batch_event_callback_url'],
+      'format',
+    ],
+    [
+      'the callback URL with a space',
+      { notification_settings: { batch_event_callback_url: 'http://127.0.0.1:9/a b' } },
+      ['notification_settings', 'batch_event_callback_url'],
+      'format',
+    ],
+    [
+      'the callback URL with credentials',
+      { notification_settings: { batch_event_callback_url: 'https://u:p@e.com/cb' } },
+      ['notification_settings', 'batch_event_callback_url'],
+      'format',
+    ],
+    [
+      'the callback URL without slashes',
+      { notification_settings: { batch_event_callback_url: 'http:e.com/cb' } },
       ['notification_settings', 'batch_event_callback_url'],
       'format',
     ],

@@ -177,6 +177,21 @@ describe('lookupBasic', () => {
     const res = await lookup.get(acct, '/v1/lookup/basic/4681234567');
     expect(res.body).toMatchObject({ HLR: '', R: 4 });
   });
+
+  it('when the number is a landline and the numbers service still sends a live not_provisioned, then R 4 and HLR "" on both live levels', async () => {
+    const base = numbersBase('4681234568');
+    numbers.answer('4681234568', {
+      body: {
+        base: { ...base, number: { ...base.number, type: 'landline' }, findings: ['not_mobile'] },
+        live_status: { state: 'not_provisioned' },
+      },
+    });
+    for (const level of ['basic', 'advanced']) {
+      const res = await lookup.get(acct, `/v1/lookup/${level}/4681234568`);
+      expect(res.status, level).toBe(200);
+      expect(res.body, level).toMatchObject({ HLR: '', R: 4 });
+    }
+  });
 });
 
 describe('lookupAdvanced', () => {

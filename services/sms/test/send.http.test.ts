@@ -159,6 +159,24 @@ describe('sendSms', () => {
     ],
     ['callback_url no URL', { ...valid, callback_url: 'https://[nope/' }, 'callback_url', 'url'],
     [
+      'callback_url with CR LF and a header',
+      { ...valid, callback_url: 'http://127.0.0.1:9/cb\r\nX-Evil: 1' },
+      'callback_url',
+      'pattern',
+    ],
+    [
+      'callback_url with a NUL',
+      { ...valid, callback_url: 'http://127.0.0.1:9/cb\u0000' },
+      'callback_url',
+      'url',
+    ],
+    [
+      'callback_url with credentials',
+      { ...valid, callback_url: 'https://user:pw@x.example/cb' },
+      'callback_url',
+      'url',
+    ],
+    [
       'callback_url over 2083',
       { ...valid, callback_url: `https://x.example/${'a'.repeat(2070)}` },
       'callback_url',
@@ -222,6 +240,8 @@ describe('sendSms access', () => {
     ['no credentials', undefined, undefined],
     ['a wrong password', 'self', 'wrong password'],
     ['an unknown user', 'NoSuchAccount', 'correct horse battery staple'],
+    ['the password and a trailing NUL', 'self', 'correct horse battery staple\0'],
+    ['the password and two trailing NULs', 'self', 'correct horse battery staple\0\0'],
   ])('when called with %s, then 401 with a Basic challenge', async (_case, user, password) => {
     let call = request(sms.app).post('/v1/sms/send');
     if (user && password) call = call.auth(user === 'self' ? acct.name : user, password);

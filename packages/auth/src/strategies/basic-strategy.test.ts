@@ -22,6 +22,11 @@ describe('parseBasicAuthorization', () => {
     expect(parseBasicAuthorization(basic('åsa:lösen'))).toEqual({ name: 'åsa', password: 'lösen' });
   });
 
+  it('when the decoded bytes are not valid UTF-8, then there are no credentials (no U+FFFD stand-in)', () => {
+    const raw = Buffer.concat([Buffer.from('acme:pass'), Buffer.from([0xff])]);
+    expect(parseBasicAuthorization(`Basic ${raw.toString('base64')}`)).toBeNull();
+  });
+
   it.each([
     ['no header', undefined],
     ['another scheme', 'Bearer abc'],

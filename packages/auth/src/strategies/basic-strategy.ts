@@ -20,7 +20,13 @@ export function parseBasicAuthorization(
   const match = /^Basic +([A-Za-z0-9+/]+={0,2}) *$/i.exec(header ?? '');
   const encoded = match?.[1];
   if (!encoded) return null;
-  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  let decoded: string;
+  try {
+    // Fatal: replacing bad bytes with U+FFFD would let different byte strings pass as one password.
+    decoded = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(encoded, 'base64'));
+  } catch {
+    return null;
+  }
   const colon = decoded.indexOf(':');
   if (colon <= 0) return null;
   return { name: decoded.slice(0, colon), password: decoded.slice(colon + 1) };

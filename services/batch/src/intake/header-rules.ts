@@ -1,4 +1,4 @@
-import { type ErrorDetail, ValidationError } from '@msg/http';
+import { type ErrorDetail, isClientUrl, ValidationError } from '@msg/http';
 import { validateSenderId } from '@msg/sms-text';
 import { parseScheduleAt, SCHEDULE_HORIZON_MS } from './schedule-at.js';
 
@@ -132,23 +132,18 @@ function notificationSettings(value: unknown): Partial<BatchHeader> {
   const { batch_event_callback_url: url, batch_event_callback_token: token } = value;
   const urlLoc = [...loc, 'batch_event_callback_url'];
   if (url === undefined) p.add(urlLoc, 'missing', 'is required');
-  else if (checkString(p, urlLoc, url, { min: 1, max: 2048 }) && !isHttpUrl(url)) {
-    p.add(urlLoc, 'format', 'must be an absolute http or https URL');
+  else if (checkString(p, urlLoc, url, { min: 1, max: 2048 }) && !isClientUrl(url)) {
+    p.add(
+      urlLoc,
+      'format',
+      'must be an absolute http or https URL without credentials or whitespace',
+    );
   }
   if (token !== undefined) {
     checkString(p, [...loc, 'batch_event_callback_token'], token, { max: 64 });
   }
   p.throwIfAny();
   return { callbackUrl: url as string, callbackToken: (token as string | undefined) ?? null };
-}
-
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-  } catch {
-    return false;
-  }
 }
 
 function externalBatchId(value: unknown): Partial<BatchHeader> {

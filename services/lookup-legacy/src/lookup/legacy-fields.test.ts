@@ -46,6 +46,22 @@ describe('legacy fields', () => {
     expect(basicLookup('46', answer(raw)).R).toBe(2);
   });
 
+  it.each([
+    ['not_mobile', 4],
+    ['unsupported_country', 3],
+    ['unallocated_range', 2],
+    ['invalid_number', 1],
+  ])(
+    'when the finding is %s and a live status came with it anyway, then R %i and HLR ""',
+    (finding, r) => {
+      for (const state of ['not_provisioned', 'reachable', 'unavailable']) {
+        const raw = { base: { ...tre, findings: [finding] }, live_status: { state } };
+        expect(basicLookup('46', answer(raw))).toMatchObject({ HLR: '', R: r });
+        expect(advancedLookup('46', answer(raw))).toMatchObject({ HLR: '', R: r });
+      }
+    },
+  );
+
   it('when a live level gets no live status and no finding, then HLR is UNAVAILABLE and R 5', () => {
     expect(basicLookup('46', answer({ base: tre }))).toMatchObject({ HLR: 'UNAVAILABLE', R: 5 });
   });

@@ -85,14 +85,15 @@ function findingOutcome(answer: NumbersAnswer): Outcome | undefined {
 }
 
 /**
- * HLR and R of a level that asked for the live status. A finding decides R and no live answer
- * is expected (HLR ""); otherwise a missing live status counts as `unavailable`.
+ * HLR and R of a level that asked for the live status. A finding decides R and HLR is "" (R 1-4:
+ * the mobile network is not asked, lookup-legacy.yaml), even when the numbers service sent a live
+ * status with it (a landline's `not_provisioned`); otherwise a missing live status counts as
+ * `unavailable`.
  */
 function liveOutcome(answer: NumbersAnswer): { HLR: HlrValue; R: Outcome } {
   const finding = findingOutcome(answer);
-  const state = answer.live_status?.state;
-  if (finding !== undefined) return { HLR: state ? (HLR_VALUES[state] ?? '') : '', R: finding };
-  const hlr = HLR_VALUES[state ?? 'unavailable'] ?? 'UNAVAILABLE';
+  if (finding !== undefined) return { HLR: '', R: finding };
+  const hlr = HLR_VALUES[answer.live_status?.state ?? 'unavailable'] ?? 'UNAVAILABLE';
   return { HLR: hlr, R: hlr === 'UNAVAILABLE' ? R.liveUnavailable : R.ok };
 }
 

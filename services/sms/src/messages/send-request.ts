@@ -1,6 +1,6 @@
 import type { SmsEncoding } from '@msg/contracts';
 import type { components } from '@msg/contracts/sms';
-import { type ErrorDetail, ValidationError } from '@msg/http';
+import { type ErrorDetail, isClientUrl, ValidationError } from '@msg/http';
 import { normalizeMsisdn } from '@msg/phone';
 import { checkLength, MAX_PARTS, validateSenderId } from '@msg/sms-text';
 
@@ -16,13 +16,6 @@ export interface AcceptedSms {
   encoding: SmsEncoding;
   parts: number;
   callbackUrl?: string;
-}
-
-/** The pattern of the document lets through strings no URL parser accepts ("https://a b%"). */
-export function isHttpUrl(value: string): boolean {
-  if (!URL.canParse(value)) return false;
-  const { protocol, hostname } = new URL(value);
-  return (protocol === 'http:' || protocol === 'https:') && hostname !== '';
 }
 
 /**
@@ -43,11 +36,11 @@ export function checkSendRequest(body: SendSmsBody): AcceptedSms {
         : `at most ${MAX_PARTS} parts: this text needs ${length.parts} (1530 GSM-7 or 670 UCS-2 characters fit)`;
     details.push({ loc: ['body', 'message'], type: length.reason, msg });
   }
-  if (body.callback_url !== undefined && !isHttpUrl(body.callback_url)) {
+  if (body.callback_url !== undefined && !isClientUrl(body.callback_url)) {
     details.push({
       loc: ['body', 'callback_url'],
       type: 'url',
-      msg: 'must be an absolute http or https URL with a host',
+      msg: 'must be an absolute http or https URL with a host, without credentials or whitespace',
     });
   }
   if (!to.ok || !from.ok || !length.ok || details.length > 0) {

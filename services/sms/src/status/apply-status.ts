@@ -2,10 +2,10 @@ import { claimEvent, enqueueOutbox } from '@msg/bus';
 import type { AccountState, EventEnvelope, SmsStatus } from '@msg/contracts';
 import { Topics } from '@msg/contracts';
 import { prismaSql } from '@msg/db';
+import { isClientUrl } from '@msg/http';
 import type { Logger } from '@msg/logger';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { SMS_SCHEMA } from '../messages/messages.js';
-import { isHttpUrl } from '../messages/send-request.js';
 import { advances, isFinal, isSmsState } from '../messages/status-order.js';
 import { statusCallback } from './status-callback.js';
 
@@ -59,7 +59,7 @@ export function createStatusApplier({ prisma, accountById, logger }: ApplyStatus
 
       const url =
         message.callbackUrl ?? accountById(message.accountId)?.callbacks.deliveryReportUrl ?? null;
-      if (url && isHttpUrl(url)) {
+      if (url && isClientUrl(url)) {
         const callback = statusCallback(
           url,
           message.accountId,
