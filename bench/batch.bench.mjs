@@ -26,7 +26,7 @@ const API_KEY = `bench-${randomBytes(12).toString('hex')}`;
 const TEXT_160 = 'Benchmark message. '.repeat(9).slice(0, 160);
 
 /** The createBatch JSON text, built as one string of parts (no million-object array here). */
-function batchJson(count, unique) {
+export function batchJson(count, unique) {
   const parts = [
     JSON.stringify({
       sms_config: { sender_id: 'BENCH', message_template: unique ? '{{text}}' : TEXT_160 },
@@ -57,7 +57,7 @@ function floor(body) {
   return Math.round(ms);
 }
 
-async function publishAccount(bus, name) {
+export async function publishAccount(bus, name) {
   const account = accountState({
     name,
     apiKeys: [
@@ -72,7 +72,7 @@ async function publishAccount(bus, name) {
   return account;
 }
 
-async function token(baseUrl, name) {
+export async function token(baseUrl, name) {
   const deadline = Date.now() + 30_000;
   for (;;) {
     const res = await fetch(`${baseUrl}/v1/oauth/token`, {
@@ -87,11 +87,8 @@ async function token(baseUrl, name) {
   }
 }
 
-async function runCase(databaseUrl, bus, { name, count, unique }) {
-  const text = batchJson(count, unique);
-  const body = gzipSync(Buffer.from(text));
-  const inflatedMb = (Buffer.byteLength(text) / 1048576).toFixed(1);
-  const floorMs = floor(body);
+/** The batch service as its own process on `databaseUrl`, healthy. */
+export async function startBatch(databaseUrl) {
   const port = await freePort();
   const batch = await startProcess(
     ['services/batch/dist/main.js'],
@@ -107,8 +104,17 @@ async function runCase(databaseUrl, bus, { name, count, unique }) {
     /"listening"/,
   );
   const baseUrl = `http://127.0.0.1:${port}`;
+  await waitHealthy(baseUrl);
+  return { batch, baseUrl };
+}
+
+async function runCase(databaseUrl, bus, { name, count, unique }) {
+  const text = batchJson(count, unique);
+  const body = gzipSync(Buffer.from(text));
+  const inflatedMb = (Buffer.byteLength(text) / 1048576).toFixed(1);
+  const floorMs = floor(body);
+  const { batch, baseUrl } = await startBatch(databaseUrl);
   try {
-    await waitHealthy(baseUrl);
     const accountName = `bench-batch-${randomBytes(3).toString('hex')}`;
     await publishAccount(bus, accountName);
     const bearer = await token(baseUrl, accountName);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { gzipSync } from 'node:zlib';
+import { createGzip, gzipSync } from 'node:zlib';
 import { createJwtService } from '@msg/auth';
 import type { AccountState } from '@msg/contracts';
 import request from 'supertest';
@@ -428,6 +428,41 @@ describe('createBatch: the body as bytes', () => {
     expect(await messageCount()).toBe(before);
   });
 
+  it('when a gzip inflates far more than its size but stays under the inflated limit, then 400 for the ratio after reading only its start', async () => {
+    const { account, token } = await svc.accountWithToken();
+    const before = await messageCount();
+    // About 1000:1 (runs of spaces), 3.5 MB inflated: under the 4 MB total, over 200:1 + 1 MiB.
+    const bomb = gzipSync(Buffer.from(`{"batch":${' '.repeat(3_500_000)}{}}`), { level: 9 });
+    // Its first 60% (about 2 MB inflated) is sent, then the test waits for the answer before the rest.
+    const head = Math.floor(bomb.length * 0.6);
+    let sent = 0;
+    const answer = await rawCreate(token, {}, async (send, answered) => {
+      send(bomb.subarray(0, head));
+      sent = head;
+      for (let waited = 0; !answered() && waited < 10_000; waited += 50) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      if (!answered()) {
+        send(bomb.subarray(head));
+        sent = bomb.length;
+      }
+    });
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body)).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: [
+        {
+          loc: ['body'],
+          type: 'maxInflatedBytes',
+          msg: 'inflates more than 200 times its compressed size (decompression bomb)',
+        },
+      ],
+    });
+    expect(sent).toBeLessThan(bomb.length);
+    expect(await batchCount(account.id)).toBe(0);
+    expect(await messageCount()).toBe(before);
+  });
+
   it("when the JSON is malformed, then 400 MALFORMED_REQUEST in our words (the parser's words and position stay in the log)", async () => {
     const { token } = await svc.accountWithToken();
     const res = await svc.createBatch(
@@ -540,6 +575,37 @@ describe('createBatch: recipients', () => {
       },
     ]);
     expect(await batchCount(account.id)).toBe(1);
+    expect(await messageCount()).toBe(before);
+  });
+
+  it('when the recipients go past the limit, then 400 naming the limit as soon as the first one too many arrives, without reading the rest, nothing stored', async () => {
+    const { account, token } = await svc.accountWithToken({ batchMaxRecipients: 5 });
+    const before = await messageCount();
+    // Six recipients, then a long stream of more, sent until the server answers.
+    const gzip = createGzip();
+    let more = 0;
+    const answer = await rawCreate(token, {}, async (send, answered) => {
+      gzip.on('data', (chunk: Buffer) => send(chunk));
+      const head = JSON.stringify(batchBody(6)).replace(/\]\}\}$/, '');
+      gzip.write(head);
+      gzip.flush();
+      for (; more < 10_000 && !answered(); more += 1) {
+        gzip.write(`,{"phone_number":"+4670${String(more).padStart(7, '0')}"}`);
+        gzip.flush();
+        await new Promise((r) => setTimeout(r, 2));
+      }
+    });
+    gzip.destroy();
+    expect(more).toBeLessThan(10_000);
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body).details).toEqual([
+      {
+        loc: ['body', 'batch', 'recipients'],
+        type: 'maxItems',
+        msg: 'must hold at most 5 recipients (the limit of this account)',
+      },
+    ]);
+    expect(await batchCount(account.id)).toBe(0);
     expect(await messageCount()).toBe(before);
   });
 

@@ -1,0 +1,307 @@
+import { gzipSync } from 'node:zlib';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import fc, { type Arbitrary } from 'fast-check';
+import {
+  BROKEN_BODIES,
+  forgedCredentials,
+  memberPaths,
+  NASTY_NUMBERS,
+  NASTY_STRINGS,
+  PATH_TRICKS,
+  replaceAt,
+  schemaValue,
+  wrongValue,
+} from './arbitraries.js';
+import {
+  declaredResponse,
+  type Operation,
+  type Parameter,
+  type Schema,
+} from './openapi-operations.js';
+
+/** One request of the fuzz, with what the documents say about it. */
+export interface FuzzRequest {
+  method: string;
+  /** The raw request target, sent as is (no normalisation). */
+  path: string;
+  headers: Record<string, string>;
+  body?: Buffer;
+  /** What was done to the valid request (for the failure report). */
+  mutation: string;
+  /** The schema refuses this request: a 2xx is a defect. */
+  schemaRefuses: boolean;
+  /** The credentials are forged or missing on a secured operation: a 2xx is a defect. */
+  forged: boolean;
+}
+
+export interface Answer {
+  status: number;
+  contentType: string;
+  body: string;
+}
+
+/** Formats are not checked (no ajv-formats): a 2xx is judged on types, sizes and patterns. */
+const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: false });
+const validators = new WeakMap<Schema, ReturnType<typeof ajv.compile>>();
+export function validates(schema: Schema, value: unknown): boolean {
+  let validate = validators.get(schema);
+  if (!validate) {
+    validate = ajv.compile(schema);
+    validators.set(schema, validate);
+  }
+  return validate(value) as boolean;
+}
+
+const MUTATIONS = [
+  ...Array<string>(9).fill('none'),
+  'wrong type in body',
+  'wrong type in body',
+  'nasty string in body',
+  'nasty string in body',
+  'broken body',
+  'broken body',
+  'parameter trick',
+  'parameter trick',
+  'forged credentials',
+  'forged credentials',
+  'odd method',
+  'path trick',
+] as const;
+type Mutation = (typeof MUTATIONS)[number];
+
+/** A parameter value as the server reads it from text, checked against its schema. */
+function paramAdmits(param: Parameter, text: string): boolean {
+  const type = param.schema.type;
+  if (type === 'integer' || type === 'number') {
+    const pattern = type === 'integer' ? /^-?\d+$/ : /^-?\d+(\.\d+)?$/;
+    return pattern.test(text) && validates(param.schema, Number(text));
+  }
+  if (type === 'boolean') return text === 'true' || text === 'false';
+  return validates(param.schema, text);
+}
+
+/** The JSON body's bytes; gzip when the operation declares a Content-Encoding header (createBatch). */
+function encodeBody(op: Operation, bytes: Buffer, headers: Record<string, string>): Buffer {
+  if (!op.parameters.some((p) => p.in === 'header' && /^content-encoding$/i.test(p.name))) {
+    return bytes;
+  }
+  headers['content-encoding'] = 'gzip';
+  return gzipSync(bytes);
+}
+
+/**
+ * Requests for one operation: most valid by its schemas and with the caller's credentials, the
+ * rest mutated one way each (see MUTATIONS).
+ */
+export function requestsFor(
+  op: Operation,
+  credentials: Record<string, string>,
+  otherMethods: string[],
+): Arbitrary<FuzzRequest> {
+  const params = fc.record(
+    Object.fromEntries(
+      op.parameters
+        .filter((p) => !/^content-(encoding|type)$/i.test(p.name))
+        .map((p) => [
+          p.name,
+          p.required ? schemaValue(p.schema) : fc.option(schemaValue(p.schema), { nil: undefined }),
+        ]),
+    ),
+  ) as Arbitrary<Record<string, unknown>>;
+  const bodySchema = op.body?.content['application/json'];
+  const body = bodySchema ? schemaValue(bodySchema) : fc.constant(undefined);
+  return fc
+    .record({
+      params,
+      body,
+      mutation: fc.constantFrom(...MUTATIONS),
+      wrong: wrongValue(),
+      nasty: fc.constantFrom(...NASTY_STRINGS),
+      broken: BROKEN_BODIES,
+      trick: fc.constantFrom(...PATH_TRICKS, ...NASTY_NUMBERS.map(encodeURIComponent)),
+      forged: forgedCredentials(),
+      method: fc.constantFrom(...(otherMethods.length > 0 ? otherMethods : ['PUT'])),
+      pick: fc.nat(),
+    })
+    .map((g) => build(op, credentials, g.mutation, g));
+}
+
+function build(
+  op: Operation,
+  credentials: Record<string, string>,
+  mutation: Mutation,
+  g: {
+    params: Record<string, unknown>;
+    body: unknown;
+    wrong: unknown;
+    nasty: string;
+    broken: { label: string; bytes: Buffer };
+    trick: string;
+    forged: { label: string; headers: Record<string, string> };
+    method: string;
+    pick: number;
+  },
+): FuzzRequest {
+  const secured = op.security.length > 0;
+  const headers: Record<string, string> = {};
+  let forged = false;
+  let label: string = mutation;
+  if (mutation === 'forged credentials' && secured) {
+    Object.assign(headers, g.forged.headers);
+    forged = true;
+    label = `forged credentials: ${g.forged.label}`;
+  } else {
+    const scheme = op.security.find((s) => credentials[s] !== undefined);
+    if (scheme) headers.authorization = credentials[scheme] as string;
+  }
+
+  // Parameters as text; a trick replaces one of them.
+  const texts = new Map<Parameter, string>();
+  for (const p of op.parameters) {
+    const value = g.params[p.name];
+    if (value !== undefined)
+      texts.set(p, typeof value === 'string' ? value : JSON.stringify(value));
+  }
+  const tricked = op.parameters.filter((p) => p.in !== 'header')[
+    g.pick % Math.max(1, op.parameters.filter((p) => p.in !== 'header').length)
+  ];
+  const rawPathValues = new Map<Parameter, string>();
+  let schemaRefuses = false;
+  if (mutation === 'parameter trick' && tricked) {
+    rawPathValues.set(tricked, g.trick);
+    let decoded: string | undefined;
+    try {
+      decoded = decodeURIComponent(g.trick);
+    } catch {
+      decoded = undefined; // not decodable: the router's business, no 2xx claim either way
+    }
+    if (decoded !== undefined && tricked.in !== 'path') texts.set(tricked, decoded);
+    if (decoded !== undefined && !g.trick.includes('%2F') && !g.trick.includes('..')) {
+      schemaRefuses ||= !paramAdmits(tricked, decoded);
+    }
+    label = `parameter trick: ${tricked.name}=${g.trick.slice(0, 40)}`;
+  }
+  for (const p of op.parameters) {
+    const text = texts.get(p);
+    if (p.in === 'header' && text !== undefined && !/^content-(encoding|type)$/i.test(p.name)) {
+      // Header values must be latin-1 without control characters, or the client refuses them.
+      if (/^[\x20-\x7e]*$/.test(text)) headers[p.name.toLowerCase()] = text;
+    }
+  }
+  let path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const p = op.parameters.find((q) => q.in === 'path' && q.name === name);
+    if (!p) return name;
+    return rawPathValues.get(p) ?? encodeURIComponent(texts.get(p) ?? 'x');
+  });
+  const query = op.parameters
+    .filter((p) => p.in === 'query')
+    .flatMap((p) => {
+      if (rawPathValues.has(p)) return [`${encodeURIComponent(p.name)}=${rawPathValues.get(p)}`];
+      const text = texts.get(p);
+      return text === undefined
+        ? []
+        : [`${encodeURIComponent(p.name)}=${encodeURIComponent(text)}`];
+    });
+  if (query.length > 0) path += `?${query.join('&')}`;
+  let method = op.method.toUpperCase();
+  if (mutation === 'odd method') {
+    method = g.method;
+    schemaRefuses = true;
+    label = `odd method ${method}`;
+  }
+  if (mutation === 'path trick') {
+    const tricks = [
+      (p: string) => p.replace(/^\/([^/]+)\//, '/$1//'),
+      (p: string) => `${p.split('?')[0]}/`,
+      (p: string) => p.replace(/^\/([^/]+)\//, '/$1/./'),
+      (p: string) => p.replace(/^\/([^/]+)\//, '/$1/x/../'),
+      (p: string) => `${p.split('?')[0]}%00`,
+      (p: string) => `${p}${p.includes('?') ? '&' : '?'}${'q=%00&'.repeat(200)}`,
+    ];
+    const trick = tricks[g.pick % tricks.length] as (p: string) => string;
+    path = trick(path);
+    label = `path trick: ${path.slice(0, 80)}`;
+  }
+
+  // Body.
+  let body: Buffer | undefined;
+  const bodySchema = op.body?.content['application/json'];
+  if (op.body && bodySchema) {
+    headers['content-type'] = 'application/json';
+    let value = g.body;
+    const members = memberPaths(value);
+    if (mutation === 'wrong type in body') {
+      const at = members.length > 0 ? members[g.pick % members.length] : [];
+      value = replaceAt(value, at ?? [], g.wrong);
+      label = `wrong type in body at ${JSON.stringify(at)}: ${JSON.stringify(g.wrong)?.slice(0, 40)}`;
+    }
+    if (mutation === 'nasty string in body') {
+      const strings = members.filter((m) => typeof pathValue(value, m) === 'string');
+      const at =
+        strings.length > 0
+          ? strings[g.pick % strings.length]
+          : members[g.pick % Math.max(1, members.length)];
+      value = replaceAt(value, at ?? [], g.nasty);
+      label = `nasty string in body at ${JSON.stringify(at)}: ${JSON.stringify(g.nasty).slice(0, 40)}`;
+    }
+    let bytes: Buffer = Buffer.from(JSON.stringify(value) ?? '');
+    let parsed: { ok: boolean; value?: unknown } = { ok: true, value };
+    if (mutation === 'broken body') {
+      bytes = g.broken.bytes;
+      label = `broken body: ${g.broken.label}`;
+      try {
+        parsed = { ok: true, value: JSON.parse(bytes.toString('utf8')) };
+      } catch {
+        parsed = { ok: false };
+      }
+    }
+    schemaRefuses ||= !parsed.ok || !validates(bodySchema, parsed.value);
+    body = encodeBody(op, bytes, headers);
+  }
+  return {
+    method,
+    path,
+    headers,
+    ...(body && { body }),
+    mutation: label,
+    schemaRefuses,
+    forged: forged,
+  };
+}
+
+function pathValue(value: unknown, path: (string | number)[]): unknown {
+  return path.reduce<unknown>((v, k) => (v as Record<string | number, unknown>)?.[k], value);
+}
+
+/**
+ * What is wrong with an answer, or undefined: a 5xx; a 2xx the schema or the credentials should
+ * have refused; an error whose media type or body is not the one the document declares for it.
+ */
+export function judge(op: Operation, request: FuzzRequest, answer: Answer): string | undefined {
+  if (answer.status >= 500) return `${answer.status} (server error)`;
+  if (answer.status < 300 && request.schemaRefuses)
+    return `${answer.status} for a request the schema refuses`;
+  if (answer.status < 300 && request.forged) return `${answer.status} with forged credentials`;
+  if (answer.status < 400 || request.method === 'HEAD') return undefined;
+  const declared = declaredResponse(op, answer.status);
+  if (!declared || Object.keys(declared).length === 0) return undefined;
+  const mediaType = answer.contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+  const schema = declared[mediaType];
+  if (!schema) {
+    return `${answer.status} as "${answer.contentType}", not ${Object.keys(declared).join(' or ')}`;
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(answer.body);
+  } catch {
+    return `${answer.status} with a body that is not JSON`;
+  }
+  if (!validates(schema, body)) {
+    return `${answer.status} with a body not in the declared error format: ${ajvErrors(schema)}`;
+  }
+  return undefined;
+}
+
+function ajvErrors(schema: Schema): string {
+  return ajv.errorsText(validators.get(schema)?.errors ?? []);
+}
