@@ -197,7 +197,7 @@ export const PATH_TRICKS: string[] = [
   '%C0%AF',
   '%F0%9F%98%80',
   '%ED%A0%80', // a lone surrogate, percent-encoded
-  ' ',
+  '%20', // a space: sent raw, Node's client itself refuses the request line
   '9'.repeat(400),
   '0x10',
   '1e400',
