@@ -21,6 +21,7 @@ import { renderGatewayError } from './gateway-errors.js';
 import { createGatewayMetrics, type GatewayMetrics, OWN_ENDPOINTS, UNROUTED } from './metrics.js';
 import { requestIdFor } from './request-id.js';
 import {
+  hasUnresolvedSegments,
   loggablePath,
   matchRoute,
   takesLargeBody,
@@ -161,6 +162,13 @@ export function createApp(deps: GatewayDeps): express.Express {
     exchange.route = route;
     exchange.upstream = route.service;
 
+    if (hasUnresolvedSegments(req.path)) {
+      return fail(
+        req,
+        res,
+        new NotFoundError('No operation at this path: it has empty or dot segments'),
+      );
+    }
     const proxy = proxies.get(route.service);
     if (!proxy) return fail(req, res, new BadGatewayError(`${route.service} is not deployed`));
 

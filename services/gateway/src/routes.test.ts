@@ -77,6 +77,11 @@ describe('loggablePath', () => {
     expect(loggablePath(path, route(path))).toBe('/v1/replypath/sendsms/:redacted/:redacted');
   });
 
+  it('when the path climbs out of its interface with .., then nothing after the prefix is shown', () => {
+    const path = '/v1/numbers/+46701234567/../../numbers/+46701234567';
+    expect(loggablePath(path, route(path))).not.toContain('46701234567');
+  });
+
   it('when the path has empty segments, then the phone number is still masked', () => {
     const path = '/v1//numbers//+46701234567/porting-history';
     expect(loggablePath(path, route(path))).toBe('/v1/numbers/:redacted/porting-history');

@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 /**
  * THE routing table of the platform: which service owns each public path prefix. Paths are
  * forwarded unchanged (no prefix stripping): every service owns its full public paths, as its
@@ -81,14 +82,35 @@ export const ROUTES: readonly PublicRoute[] = [
 const BY_SPECIFICITY = [...ROUTES].sort((a, b) => b.prefix.length - a.prefix.length);
 
 /**
+ * `path` with empty and dot segments resolved ('/v1//numbers/x' and '/v1/x/../numbers/x' are
+ * '/v1/numbers/x'): what a route is matched on.
+ */
+export function routingPath(path: string): string {
+  return posix.normalize(path);
+}
+
+/**
+ * True when `path` has empty or dot segments. Such a path is no operation of any interface: the
+ * proxy would collapse '//' on the way (http-proxy's urlJoin) and so answer another operation
+ * ('/v1/numbers//porting-history' would become a lookup of the number "porting-history").
+ */
+export function hasUnresolvedSegments(path: string): boolean {
+  return routingPath(path) !== path;
+}
+
+/**
  * The route owning `path` (no query string), or undefined when no public interface lives there.
- * Empty segments do not count ('/v1//numbers/x' is numbers'): the path still reaches the service
- * unchanged, so that service, not the gateway, answers it in its own error format.
+ * A path with empty or dot segments still belongs to an interface, so that it is refused in that
+ * interface's error format: the one its segments name as written ('/v1//numbers/..' is numbers'),
+ * else the one they resolve to ('/v1/x/../numbers/1' is numbers').
  */
 export function matchRoute(path: string): PublicRoute | undefined {
-  const normal = path.replace(/\/{2,}/g, '/');
+  return routeOf(path.replace(/\/{2,}/g, '/')) ?? routeOf(routingPath(path));
+}
+
+function routeOf(path: string): PublicRoute | undefined {
   return BY_SPECIFICITY.find(
-    (route) => normal === route.prefix || normal.startsWith(`${route.prefix}/`),
+    (route) => path === route.prefix || path.startsWith(`${route.prefix}/`),
   );
 }
 
@@ -115,8 +137,10 @@ const MASK = ':redacted';
 export function loggablePath(path: string, route: PublicRoute | undefined): string {
   const words = route?.loggedWords;
   if (!route || !words) return path;
-  // Matched with empty segments dropped (matchRoute): sliced the same way, or a number leaks.
-  const rest = path.replace(/\/{2,}/g, '/').slice(route.prefix.length);
+  // Sliced from the form the route was matched on (matchRoute), or a number could leak.
+  const collapsed = path.replace(/\/{2,}/g, '/');
+  const matched = routeOf(collapsed) === route ? collapsed : routingPath(path);
+  const rest = matched.slice(route.prefix.length);
   const masked = rest
     .split('/')
     .map((segment) => (segment === '' || words.includes(segment) ? segment : MASK))

@@ -147,15 +147,28 @@ describe('number intelligence routes (application/problem+json)', () => {
     expect(JSON.parse(res.text).detail).toBe('numbers is not deployed');
   });
 
-  it('when the path has an empty segment (/v1//numbers/...), then it is still numbers: problem+json', async () => {
+  it("when the path has empty or dot segments (/v1//numbers/..., /v1/./numbers/...), then 404 in numbers' problem+json", async () => {
     gateway = await startTestGateway({ PROBLEM_TYPE_BASE: base });
-    const res = await request(gateway.url).get('/v1//numbers/46701234567');
-    expect(res.status).toBe(503);
-    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(JSON.parse(res.text)).toMatchObject({
-      type: `${base}/service-unavailable`,
-      instance: '/v1//numbers/46701234567',
-    });
+    for (const path of [
+      '/v1//numbers/46701234567',
+      '/v1/numbers//porting-history',
+      '/v1/./numbers/46701234567',
+      '/v1/x/../numbers/46701234567/live-status',
+      '/v1/numbers/../live-status',
+    ]) {
+      const res = await request(gateway.url).get(path);
+      expect(res.status).toBe(404);
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(JSON.parse(res.text)).toMatchObject({ type: `${base}/not-found`, instance: path });
+    }
+  });
+
+  it('when an SMS path has an empty segment, then 404 in the SMS JSON format, never another operation', async () => {
+    gateway = await startTestGateway({});
+    const res = await request(gateway.url).post('/v1/sms//send').send({});
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.body).toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('when a path is unknown outside numbers, then the error stays plain JSON', async () => {

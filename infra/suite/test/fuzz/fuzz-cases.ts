@@ -176,7 +176,13 @@ function build(
       decoded = undefined; // not decodable: the router's business, no 2xx claim either way
     }
     if (decoded !== undefined && tricked.in !== 'path') texts.set(tricked, decoded);
-    if (decoded !== undefined && !g.trick.includes('%2F') && !g.trick.includes('..')) {
+    // '/' or '..' may make another path, and so may nothing in a path segment
+    // ('/internal/v1/accounts/' is the list): no claim about this operation's schema then.
+    const changesPath =
+      g.trick.includes('%2F') ||
+      g.trick.includes('..') ||
+      (tricked.in === 'path' && g.trick === '');
+    if (decoded !== undefined && !changesPath) {
       schemaRefuses ||= !paramAdmits(tricked, decoded);
     }
     label = `parameter trick: ${tricked.name}=${g.trick.slice(0, 40)}`;
