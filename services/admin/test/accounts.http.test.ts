@@ -207,6 +207,29 @@ describe('changes are versioned and published', () => {
     expect(await admin.verifySecret('first-password', state.passwordHash ?? '')).toBe(false);
   });
 
+  it('when a password holds control characters, then 400 naming password on create and on set', async () => {
+    for (const password of [
+      '\r\nX-Injected: 1',
+      'password\u0000',
+      'pass\u007fword',
+      'pass\u0085word',
+    ]) {
+      const created = await api()
+        .post(base)
+        .set(auth)
+        .send({ name: `Ctl${Math.random().toString(36).slice(2, 8)}`, password });
+      expect(created.status).toBe(400);
+      expect(JSON.stringify(created.body)).toContain('password');
+    }
+    const account = await create({ password: 'first-password' });
+    const set = await api()
+      .put(`${base}/${account.id}/password`)
+      .set(auth)
+      .send({ password: 'second\tpassword' });
+    expect(set.status).toBe(400);
+    expect(JSON.stringify(set.body)).toContain('password');
+  });
+
   it('when an API key is added and revoked, then the published keys follow', async () => {
     const account = await create();
     const added = await api().post(`${base}/${account.id}/api-keys`).set(auth);
