@@ -1,5 +1,5 @@
 import express, { type Request, type RequestHandler } from 'express';
-import { HttpError } from './errors.js';
+import { HttpError, ValidationError } from './errors.js';
 import { checkJsonBody, checkText, checkTextDeep } from './json-input-rules.js';
 
 export interface BodyParsingOptions {
@@ -20,10 +20,11 @@ export function pathTemplatePattern(template: string): RegExp {
 
 /**
  * The text rule for what the URL carries: a NUL (`%00`) in a query parameter or a path segment is
- * refused like one in a body. (Percent-encoded bytes that are not UTF-8 cannot make a lone
- * surrogate: the decoders replace or refuse them.)
+ * refused like one in a body, and so is a query parameter whose percent-encoding is not UTF-8
+ * (`%ED%A0%80`, `%FF`, `%zz`): the query parser would quietly turn it into U+FFFD or keep it raw.
  */
 function checkUrlText(req: Request): void {
+  checkQueryEncoding(req.originalUrl);
   checkTextDeep(req.query, ['query']);
   for (const segment of req.path.split('/')) {
     let decoded: string;
@@ -33,6 +34,33 @@ function checkUrlText(req: Request): void {
       continue; // The router refuses undecodable parameters itself (400).
     }
     checkText(decoded, ['path']);
+  }
+}
+
+/** Throws a ValidationError naming the first query parameter not percent-encoded as UTF-8. */
+function checkQueryEncoding(url: string): void {
+  const start = url.indexOf('?');
+  if (start < 0) return;
+  for (const pair of url.slice(start + 1).split('&')) {
+    const equals = pair.indexOf('=');
+    const rawName = equals < 0 ? pair : pair.slice(0, equals);
+    const name = decodedOrUndefined(rawName);
+    const value = equals < 0 ? '' : decodedOrUndefined(pair.slice(equals + 1));
+    if (name === undefined || value === undefined) {
+      throw ValidationError.field(
+        ['query', name ?? rawName],
+        'encoding',
+        'must be percent-encoded UTF-8 text',
+      );
+    }
+  }
+}
+
+function decodedOrUndefined(raw: string): string | undefined {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' '));
+  } catch {
+    return undefined;
   }
 }
 

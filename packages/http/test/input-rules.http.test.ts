@@ -81,4 +81,20 @@ describe('sendMessage (POST /v1/messages): input rules', () => {
     expect(path.status).toBe(400);
     expect(path.body.details[0].loc).toEqual(['path']);
   });
+
+  it('when a query parameter is not percent-encoded UTF-8, then 400 names it instead of a U+FFFD', async () => {
+    for (const value of ['%ED%A0%80', '%FF', '%C0%AF', '%zz', '%']) {
+      const res = await request(app).get(`/v1/messages?limit=${value}`);
+      expect(res.status).toBe(400);
+      expect(res.body.details).toEqual([
+        { loc: ['query', 'limit'], type: 'encoding', msg: 'must be percent-encoded UTF-8 text' },
+      ]);
+    }
+    const named = await request(app).get('/v1/messages?lim%FFit=1');
+    expect(named.status).toBe(400);
+    expect(named.body.details[0].loc).toEqual(['query', 'lim%FFit']);
+    // Well-formed escapes pass this rule (whatever the operation then says of the value).
+    const fine = await request(app).get('/v1/messages?limit=%C3%A5+b');
+    expect(fine.body.details?.[0]?.type).not.toBe('encoding');
+  });
 });
