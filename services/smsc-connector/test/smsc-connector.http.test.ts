@@ -120,6 +120,24 @@ describe('outbound SMS', () => {
     });
   });
 
+  it('when the sender is alphanumeric with Å, then source_addr carries its GSM-7 septets (TON 5), not Latin-1', async () => {
+    const smsc = await simulator();
+    await connector(smsc);
+    const message = outbound({ from: 'Åsa Ödlund' });
+
+    await publishOutbound(bus, message);
+
+    await eventually(() =>
+      expect(events.of(message.messageId).map((s) => s.state)).toEqual(['submitted', 'delivered']),
+    );
+    const [submit] = submitsTo(smsc, message.to);
+    expect(submit).toMatchObject({ sourceAddrTon: 5, sourceAddrNpi: 0 });
+    // The simulator reads the field as Latin-1, so each octet is one character: Å 0E, Ö 5C.
+    expect(Buffer.from(submit?.sourceAddr ?? '', 'latin1').toString('hex')).toBe(
+      '0e7361205c646c756e64',
+    );
+  });
+
   it('when a 200-character GSM-7 text is published, then two concatenated parts go out and one delivered follows both receipts', async () => {
     const smsc = await simulator();
     await connector(smsc);
@@ -483,6 +501,60 @@ describe('concatenated inbound SMS', () => {
     await eventually(() =>
       expect(events.inbound.filter((i) => i.to === '+46705550000')).toEqual([
         expect.objectContaining({ from: '+46701230000', text: 'Hello world 🌍' }),
+      ]),
+    );
+  });
+});
+
+describe('inbound addresses', () => {
+  it('when an alphanumeric sender arrives as GSM-7 octets, then SmsInbound.from has its å ä ö', async () => {
+    const smsc = await simulator();
+    await connector(smsc);
+    const handle = createDeliverHandler({
+      pool,
+      metrics: createConnectorMetrics(new Registry(), () => []),
+      logger,
+    });
+    const bind: SmppBind = {
+      name: 'direct',
+      scope: 'direct@test',
+      isBound: true,
+      windowInUse: 0,
+      submit: async () => ({ status: 0, messageId: null }),
+      start: () => {},
+      stop: async () => {},
+    };
+    // 'Åsa Öhlund' in GSM 03.38 septets: Å is 0E, Ö is 5C.
+    const sender = Buffer.from('0e7361205c686c756e64', 'hex');
+    const octets = deliverSmOctets({
+      sourceAddr: sender,
+      sourceTon: 5,
+      destinationAddr: '46705550001',
+      esmClass: 0,
+      dataCoding: 0,
+      shortMessage: Buffer.from('Hej'),
+    });
+    await handle(bind, {
+      octets,
+      pdu: {
+        command: 'deliver_sm',
+        command_status: 0,
+        sequence_number: 1,
+        // What the `smpp` package makes of the fields: ASCII, so 0E stays a control character.
+        source_addr_ton: 5,
+        source_addr: sender.toString('ascii'),
+        dest_addr_ton: 1,
+        destination_addr: '46705550001',
+        esm_class: 0,
+        response: () => {
+          throw new Error('not used');
+        },
+      },
+    });
+
+    await eventually(() =>
+      expect(events.inbound.filter((i) => i.to === '+46705550001')).toEqual([
+        expect.objectContaining({ from: 'Åsa Öhlund', text: 'Hej' }),
       ]),
     );
   });

@@ -89,17 +89,20 @@ function isInbound(payload: unknown): payload is SmsInbound {
 
 /** The octets of a deliver_sm (SMPP 3.4 §4.6.1), for feeding the deliver_sm handler directly. */
 export function deliverSmOctets(fields: {
-  sourceAddr: string;
+  /** A string is written as ASCII digits; a Buffer as is (GSM-7 septets for TON 5). */
+  sourceAddr: string | Buffer;
+  sourceTon?: number;
   destinationAddr: string;
   esmClass: number;
   dataCoding: number;
   shortMessage: Buffer;
   tlvs?: Buffer;
 }): Buffer {
-  const cstr = (s: string) => Buffer.from(`${s}\0`, 'latin1');
+  const cstr = (s: string | Buffer) =>
+    Buffer.concat([typeof s === 'string' ? Buffer.from(s, 'latin1') : s, Buffer.from([0])]);
   const body = Buffer.concat([
     cstr(''),
-    Buffer.from([1, 1]),
+    Buffer.from([fields.sourceTon ?? 1, fields.sourceTon === 5 ? 0 : 1]),
     cstr(fields.sourceAddr),
     Buffer.from([1, 1]),
     cstr(fields.destinationAddr),
