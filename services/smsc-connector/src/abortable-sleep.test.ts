@@ -1,20 +1,12 @@
 import { getEventListeners } from 'node:events';
 import { createRateLimiter } from '@msg/auth';
 import { afterEach, describe, expect, it } from 'vitest';
+import { fakeBind } from '../test/support.js';
 import { pause, ShuttingDownError } from './abortable-sleep.js';
 import { createBindPool } from './bind-pool.js';
-import type { SmppBind } from './smpp-bind.js';
 import { createBindPacer, takeToken } from './submit-pacer.js';
 
-const unbound: SmppBind = {
-  name: 'a',
-  scope: 'a',
-  isBound: false,
-  windowInUse: 0,
-  submit: async () => ({ status: 0, messageId: null }),
-  start: () => {},
-  stop: async () => {},
-};
+const unbound = fakeBind('a', { isBound: false });
 
 const warnings: Error[] = [];
 const onWarning = (warning: Error) => warnings.push(warning);
@@ -62,7 +54,7 @@ describe('waiting on the stop signal', () => {
   it('when waits end without an abort, then they leave nothing behind on the signal', async () => {
     const signal = new AbortController().signal;
     await Promise.all(Array.from({ length: 50 }, () => pause(1, signal)));
-    const pool = createBindPool([{ ...unbound, isBound: true }]);
+    const pool = createBindPool([fakeBind('b')]);
     await Promise.all(Array.from({ length: 50 }, () => pool.acquire(signal)));
     expect(getEventListeners(signal, 'abort').length).toBeLessThanOrEqual(1);
   });

@@ -15,11 +15,12 @@ import { createDeliverHandler } from '../src/deliver-handler.js';
 import { createConnectorMetrics } from '../src/metrics.js';
 import { createOutboundHandler } from '../src/outbound-handler.js';
 import { type SmscConnector, startSmscConnector } from '../src/service.js';
-import type { SmppBind } from '../src/smpp-bind.js';
 import {
   collectEvents,
   deliverSmOctets,
   eventually,
+  fakeBind,
+  fakeDeliverSm,
   outbound,
   publishOutbound,
 } from './support.js';
@@ -406,15 +407,9 @@ describe('submit refused', () => {
   it('when the SMSC answers submit_sm with a permanent error, then failed is published with the SMPP status', async () => {
     const smsc = await simulator();
     await connector(smsc);
-    const refusing: SmppBind = {
-      name: 'refusing',
-      scope: 'refusing@test',
-      isBound: true,
-      windowInUse: 0,
+    const refusing = fakeBind('refusing', {
       submit: async () => ({ status: 0x0b, messageId: null }),
-      start: () => {},
-      stop: async () => {},
-    };
+    });
     const handle = createOutboundHandler({
       pool,
       binds: createBindPool([refusing]),
@@ -455,15 +450,7 @@ describe('concatenated inbound SMS', () => {
       metrics: createConnectorMetrics(new Registry(), () => []),
       logger,
     });
-    const bind: SmppBind = {
-      name: 'direct',
-      scope: 'direct@test',
-      isBound: true,
-      windowInUse: 0,
-      submit: async () => ({ status: 0, messageId: null }),
-      start: () => {},
-      stop: async () => {},
-    };
+    const bind = fakeBind('direct');
     const part = (seq: number, text: string) => {
       const shortMessage = Buffer.concat([
         Buffer.from([0x05, 0x00, 0x03, 0x7a, 2, seq]),
@@ -476,22 +463,14 @@ describe('concatenated inbound SMS', () => {
         dataCoding: 8,
         shortMessage,
       });
-      return {
-        octets,
-        pdu: {
-          command: 'deliver_sm',
-          command_status: 0,
-          sequence_number: seq,
-          source_addr_ton: 1,
-          source_addr: '46701230000',
-          dest_addr_ton: 1,
-          destination_addr: '46705550000',
-          esm_class: 0x40,
-          response: () => {
-            throw new Error('not used');
-          },
-        },
-      };
+      return fakeDeliverSm(octets, {
+        sequence_number: seq,
+        source_addr_ton: 1,
+        source_addr: '46701230000',
+        dest_addr_ton: 1,
+        destination_addr: '46705550000',
+        esm_class: 0x40,
+      });
     };
 
     await handle(bind, part(2, 'world 🌍'));
@@ -515,15 +494,7 @@ describe('inbound addresses', () => {
       metrics: createConnectorMetrics(new Registry(), () => []),
       logger,
     });
-    const bind: SmppBind = {
-      name: 'direct',
-      scope: 'direct@test',
-      isBound: true,
-      windowInUse: 0,
-      submit: async () => ({ status: 0, messageId: null }),
-      start: () => {},
-      stop: async () => {},
-    };
+    const bind = fakeBind('direct');
     // 'Åsa Öhlund' in GSM 03.38 septets: Å is 0E, Ö is 5C.
     const sender = Buffer.from('0e7361205c686c756e64', 'hex');
     const octets = deliverSmOctets({
@@ -534,23 +505,17 @@ describe('inbound addresses', () => {
       dataCoding: 0,
       shortMessage: Buffer.from('Hej'),
     });
-    await handle(bind, {
-      octets,
-      pdu: {
-        command: 'deliver_sm',
-        command_status: 0,
-        sequence_number: 1,
+    await handle(
+      bind,
+      fakeDeliverSm(octets, {
         // What the `smpp` package makes of the fields: ASCII, so 0E stays a control character.
         source_addr_ton: 5,
         source_addr: sender.toString('ascii'),
         dest_addr_ton: 1,
         destination_addr: '46705550001',
         esm_class: 0,
-        response: () => {
-          throw new Error('not used');
-        },
-      },
-    });
+      }),
+    );
 
     await eventually(() =>
       expect(events.inbound.filter((i) => i.to === '+46705550001')).toEqual([

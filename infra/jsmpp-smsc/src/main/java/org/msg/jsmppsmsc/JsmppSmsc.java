@@ -361,50 +361,55 @@ public final class JsmppSmsc implements ServerMessageReceiverListener {
     }
   }
 
+  /** What the SMSC does not implement is answered ESME_RINVCMDID, as SMPP 3.4 §5.1.3 asks. */
+  private static ProcessRequestException unsupported(String command) {
+    return new ProcessRequestException(command + " not supported", SMPPConstant.STAT_ESME_RINVCMDID);
+  }
+
   @Override
   public SubmitMultiResult onAcceptSubmitMulti(SubmitMulti submitMulti, SMPPServerSession source)
       throws ProcessRequestException {
-    throw new ProcessRequestException("submit_multi not supported", SMPPConstant.STAT_ESME_RINVCMDID);
+    throw unsupported("submit_multi");
   }
 
   @Override
   public QuerySmResult onAcceptQuerySm(QuerySm querySm, SMPPServerSession source)
       throws ProcessRequestException {
-    throw new ProcessRequestException("query_sm not supported", SMPPConstant.STAT_ESME_RINVCMDID);
+    throw unsupported("query_sm");
   }
 
   @Override
   public void onAcceptReplaceSm(ReplaceSm replaceSm, SMPPServerSession source)
       throws ProcessRequestException {
-    throw new ProcessRequestException("replace_sm not supported", SMPPConstant.STAT_ESME_RINVCMDID);
+    throw unsupported("replace_sm");
   }
 
   @Override
   public void onAcceptCancelSm(CancelSm cancelSm, SMPPServerSession source)
       throws ProcessRequestException {
-    throw new ProcessRequestException("cancel_sm not supported", SMPPConstant.STAT_ESME_RINVCMDID);
+    throw unsupported("cancel_sm");
   }
 
   @Override
   public BroadcastSmResult onAcceptBroadcastSm(BroadcastSm broadcastSm, SMPPServerSession source)
       throws ProcessRequestException {
-    throw new ProcessRequestException("broadcast_sm not supported", SMPPConstant.STAT_ESME_RINVCMDID);
+    throw unsupported("broadcast_sm");
   }
 
   @Override
   public void onAcceptCancelBroadcastSm(CancelBroadcastSm cancel, SMPPServerSession source)
       throws ProcessRequestException {
-    throw new ProcessRequestException("cancel_broadcast_sm not supported", SMPPConstant.STAT_ESME_RINVCMDID);
+    throw unsupported("cancel_broadcast_sm");
   }
 
   @Override
   public QueryBroadcastSmResult onAcceptQueryBroadcastSm(QueryBroadcastSm query, SMPPServerSession source)
       throws ProcessRequestException {
-    throw new ProcessRequestException("query_broadcast_sm not supported", SMPPConstant.STAT_ESME_RINVCMDID);
+    throw unsupported("query_broadcast_sm");
   }
 
   @Override
   public DataSmResult onAcceptDataSm(DataSm dataSm, Session source) throws ProcessRequestException {
-    throw new ProcessRequestException("data_sm not supported", SMPPConstant.STAT_ESME_RINVCMDID);
+    throw unsupported("data_sm");
   }
 }
