@@ -34,14 +34,12 @@ async function submits(): Promise<JsmppSubmit[]> {
   return (await response.json()) as JsmppSubmit[];
 }
 
-async function submitTo(to: string): Promise<JsmppSubmit> {
-  let found: JsmppSubmit | undefined;
-  await eventually(async () => {
-    found = (await submits()).find((submit) => `+${submit.destinationAddr}` === to);
-    expect(found).toBeDefined();
+function submitTo(to: string): Promise<JsmppSubmit> {
+  return eventually(async () => {
+    const found = (await submits()).find((submit) => `+${submit.destinationAddr}` === to);
+    if (!found) throw new Error(`no submit_sm to ${to} yet`);
+    return found;
   }, 30_000);
-  if (!found) throw new Error(`no submit_sm to ${to}`);
-  return found;
 }
 
 describe.skipIf(missing !== undefined)(

@@ -139,6 +139,21 @@ describe('outbound SMS', () => {
     );
   });
 
+  it('when an alphanumeric sender holds @ (septet 0, the end of a C-octet string), then the message fails by name and nothing is submitted', async () => {
+    const smsc = await simulator();
+    await connector(smsc);
+    const message = outbound({ from: 'a@b' });
+
+    await publishOutbound(bus, message);
+
+    await eventually(() => expect(events.of(message.messageId)).toHaveLength(1));
+    expect(events.of(message.messageId)[0]).toMatchObject({
+      state: 'failed',
+      error: { description: expect.stringContaining('message not submittable') },
+    });
+    expect(submitsTo(smsc, message.to)).toEqual([]);
+  });
+
   it('when a 200-character GSM-7 text is published, then two concatenated parts go out and one delivered follows both receipts', async () => {
     const smsc = await simulator();
     await connector(smsc);

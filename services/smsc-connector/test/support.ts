@@ -15,9 +15,12 @@ import type pg from 'pg';
 import { vi } from 'vitest';
 import type { DeliverSm, SmppBind } from '../src/smpp-bind.js';
 
-/** Polls until `check` stops throwing (an expect inside it), or rethrows its last error. */
-export async function eventually(check: () => unknown, timeoutMs = 15_000): Promise<void> {
-  await vi.waitFor(check, { timeout: timeoutMs, interval: 25 });
+/**
+ * Polls until `check` stops throwing (an expect inside it) and answers what it returned, or
+ * rethrows its last error.
+ */
+export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 15_000): Promise<T> {
+  return await vi.waitFor(check, { timeout: timeoutMs, interval: 25 });
 }
 
 let numberSeq = 0;

@@ -94,7 +94,10 @@ public final class JsmppSmsc implements ServerMessageReceiverListener {
   private final AtomicLong bindsRefused = new AtomicLong();
   private final AtomicLong receiptsSent = new AtomicLong();
   private final Set<SMPPServerSession> bound = ConcurrentHashMap.newKeySet();
-  private final ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2);
+  /** deliver_sm waits for its response: enough threads that receipts keep up with a bench. */
+  private final ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(16);
+  private static final ESMClass RECEIPT_ESM_CLASS =
+      new ESMClass(MessageMode.DEFAULT, MessageType.SMSC_DEL_RECEIPT, GSMSpecificFeature.DEFAULT);
   private final ArrayDeque<Submit> submits = new ArrayDeque<>();
   private long submitCount;
   private long firstSubmitMs;
@@ -130,7 +133,7 @@ public final class JsmppSmsc implements ServerMessageReceiverListener {
     System.out.println("jsmpp-smsc listening " + factory.socket.getLocalPort());
     System.out.flush();
     if (!Charset.defaultCharset().equals(StandardCharsets.ISO_8859_1)) {
-      System.err.println("jsmpp-smsc: default charset is not ISO-8859-1; address octets may change");
+      System.err.println("jsmpp-smsc: default charset not ISO-8859-1; address octets may change");
     }
     while (true) {
       SMPPServerSession session = listener.accept();
@@ -219,7 +222,8 @@ public final class JsmppSmsc implements ServerMessageReceiverListener {
     }
     // Bit 0 of registered_delivery: a receipt on success or failure (SMPP 3.4 §5.2.17).
     if ((record.registeredDelivery & 0x01) != 0) {
-      scheduler.schedule(() -> sendReceipt(submit, record, 0), receiptDelayMs, TimeUnit.MILLISECONDS);
+      scheduler.schedule(
+          () -> sendReceipt(submit, record, 0), receiptDelayMs, TimeUnit.MILLISECONDS);
     }
     try {
       return new SubmitSmResult(new MessageId(id), new OptionalParameter[0]);
@@ -228,7 +232,7 @@ public final class JsmppSmsc implements ServerMessageReceiverListener {
     }
   }
 
-  /** Appendix B receipt on any bound session (an ESME may receive it on another of its binds). */
+  /** Appendix B receipt on some bound session (an ESME may receive it on another of its binds). */
   private void sendReceipt(SubmitSm submit, Submit record, int attempt) {
     List<SMPPServerSession> sessions = new ArrayList<>(bound);
     if (sessions.isEmpty()) {
@@ -238,12 +242,13 @@ public final class JsmppSmsc implements ServerMessageReceiverListener {
       return;
     }
     Date done = new Date();
-    String text =
+    Date submitted = new Date(record.atMs);
+    DeliveryReceipt receipt =
         new DeliveryReceipt(
-                record.messageId, 1, 1, new Date(record.atMs), done, DeliveryReceiptState.DELIVRD, "000", "")
-            .toString();
+            record.messageId, 1, 1, submitted, done, DeliveryReceiptState.DELIVRD, "000", "");
+    String text = receipt.toString();
     try {
-      sessions.get(0)
+      sessions.get((int) (record.atMs % sessions.size()))
           .deliverShortMessage(
               "",
               TypeOfNumber.valueOf(submit.getDestAddrTon()),
@@ -252,7 +257,7 @@ public final class JsmppSmsc implements ServerMessageReceiverListener {
               TypeOfNumber.valueOf(submit.getSourceAddrTon()),
               NumberingPlanIndicator.valueOf(submit.getSourceAddrNpi()),
               orEmpty(submit.getSourceAddr()),
-              new ESMClass(MessageMode.DEFAULT, MessageType.SMSC_DEL_RECEIPT, GSMSpecificFeature.DEFAULT),
+              RECEIPT_ESM_CLASS,
               (byte) 0,
               (byte) 0,
               new RegisteredDelivery(0),
@@ -269,7 +274,8 @@ public final class JsmppSmsc implements ServerMessageReceiverListener {
   }
 
   private int startControl(int port) throws IOException {
-    HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
+    InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
+    HttpServer http = HttpServer.create(address, 0);
     http.createContext("/stats", exchange -> reply(exchange, "GET", this::statsJson));
     http.createContext("/submits", exchange -> reply(exchange, "GET", () -> submitsJson(exchange)));
     http.createContext(
@@ -316,13 +322,20 @@ public final class JsmppSmsc implements ServerMessageReceiverListener {
     return String.format(
         "{\"submits\":%d,\"firstSubmitMs\":%d,\"lastSubmitMs\":%d,\"receipts\":%d,"
             + "\"bound\":%d,\"bindsRefused\":%d,\"refuseBinds\":%b}",
-        submitCount, firstSubmitMs, lastSubmitMs, receiptsSent.get(), bound.size(), bindsRefused.get(), refuseBinds.get());
+        submitCount,
+        firstSubmitMs,
+        lastSubmitMs,
+        receiptsSent.get(),
+        bound.size(),
+        bindsRefused.get(),
+        refuseBinds.get());
   }
 
   /** The last N submits (?last=N, default 100), oldest first, octets as hex. */
   private synchronized String submitsJson(HttpExchange exchange) {
     String query = exchange.getRequestURI().getQuery();
-    int last = query != null && query.startsWith("last=") ? Integer.parseInt(query.substring(5)) : 100;
+    boolean given = query != null && query.startsWith("last=");
+    int last = given ? Integer.parseInt(query.substring(5)) : 100;
     HexFormat hex = HexFormat.of();
     List<String> rows = new ArrayList<>();
     int skip = Math.max(0, submits.size() - last);
@@ -331,7 +344,8 @@ public final class JsmppSmsc implements ServerMessageReceiverListener {
       rows.add(
           String.format(
               "{\"messageId\":\"%s\",\"atMs\":%d,\"sourceAddrHex\":\"%s\",\"sourceAddrTon\":%d,"
-                  + "\"sourceAddrNpi\":%d,\"destinationAddr\":\"%s\",\"dataCoding\":%d,\"esmClass\":%d,"
+                  + "\"sourceAddrNpi\":%d,\"destinationAddr\":\"%s\",\"dataCoding\":%d,"
+                  + "\"esmClass\":%d,"
                   + "\"registeredDelivery\":%d,\"shortMessageHex\":\"%s\"}",
               s.messageId, s.atMs, hex.formatHex(s.sourceAddr), s.ton, s.npi,
               s.dest.replaceAll("[^0-9A-Za-z+]", ""), s.dataCoding, s.esmClass,
@@ -363,7 +377,8 @@ public final class JsmppSmsc implements ServerMessageReceiverListener {
 
   /** What the SMSC does not implement is answered ESME_RINVCMDID, as SMPP 3.4 §5.1.3 asks. */
   private static ProcessRequestException unsupported(String command) {
-    return new ProcessRequestException(command + " not supported", SMPPConstant.STAT_ESME_RINVCMDID);
+    String message = command + " not supported";
+    return new ProcessRequestException(message, SMPPConstant.STAT_ESME_RINVCMDID);
   }
 
   @Override
@@ -403,7 +418,8 @@ public final class JsmppSmsc implements ServerMessageReceiverListener {
   }
 
   @Override
-  public QueryBroadcastSmResult onAcceptQueryBroadcastSm(QueryBroadcastSm query, SMPPServerSession source)
+  public QueryBroadcastSmResult onAcceptQueryBroadcastSm(
+      QueryBroadcastSm query, SMPPServerSession source)
       throws ProcessRequestException {
     throw unsupported("query_broadcast_sm");
   }
