@@ -487,3 +487,135 @@ describe('concatenated inbound SMS', () => {
     );
   });
 });
+
+/** A bind that accepts every submit_sm with the id `smscMessageId()` gives and sends no receipt. */
+function fixedIdBind(smscMessageId: () => string): SmppBind {
+  return {
+    name: 'fixed',
+    scope: 'fixed@test',
+    isBound: true,
+    windowInUse: 0,
+    submit: async () => ({ status: 0, messageId: smscMessageId() }),
+    start: () => {},
+    stop: async () => {},
+  };
+}
+
+const consumed = (message: ReturnType<typeof outbound>) => ({
+  topic: Topics.smsOutbound,
+  partition: 0,
+  offset: '0',
+  key: message.accountId,
+  headers: {},
+  value: makeEvent(SMS_OUTBOUND_EVENT, message),
+});
+
+/** A DELIVRD receipt deliver_sm for `smscMessageId`, as the deliver handler gets it. */
+function receiptFor(smscMessageId: string) {
+  const shortMessage = Buffer.from(
+    `id:${smscMessageId} sub:001 dlvrd:001 submit date:2601010000 done date:2601010000 stat:DELIVRD err:000 text:x`,
+    'latin1',
+  );
+  return {
+    octets: deliverSmOctets({
+      sourceAddr: '46701230000',
+      destinationAddr: 'Acme',
+      esmClass: 0x04,
+      dataCoding: 0,
+      shortMessage,
+    }),
+    pdu: {
+      command: 'deliver_sm',
+      command_status: 0,
+      sequence_number: 1,
+      esm_class: 0x04,
+      receipted_message_id: smscMessageId,
+      message_state: 2,
+      response: () => {
+        throw new Error('not used');
+      },
+    },
+  };
+}
+
+describe('reused SMSC message ids', () => {
+  it('when the SMSC answers a new message with the id of a delivered one, then the new one is delivered by its receipt, the old one is unchanged, and the reuse is counted', async () => {
+    const smsc = await simulator();
+    await connector(smsc);
+    const smscId = `reused-${randomBytes(4).toString('hex')}`;
+    const bind = fixedIdBind(() => smscId);
+    const registry = new Registry();
+    const metrics = createConnectorMetrics(registry, () => []);
+    const handleOutbound = createOutboundHandler({
+      pool,
+      binds: createBindPool([bind]),
+      pacers: new Map(),
+      accountLimiter: createRateLimiter(),
+      defaultAccountTps: 100,
+      metrics,
+      logger,
+      signal: new AbortController().signal,
+    });
+    const handleDeliverSm = createDeliverHandler({ pool, metrics, logger });
+    const first = outbound();
+    const second = outbound();
+
+    await handleOutbound(consumed(first));
+    await handleDeliverSm(bind, receiptFor(smscId));
+    await eventually(() => expect(events.of(first.messageId)).toHaveLength(2));
+    await handleOutbound(consumed(second));
+    await handleDeliverSm(bind, receiptFor(smscId));
+
+    await eventually(() =>
+      expect(events.of(second.messageId).map((status) => status.state)).toEqual([
+        'submitted',
+        'delivered',
+      ]),
+    );
+    expect(events.of(first.messageId).map((status) => status.state)).toEqual([
+      'submitted',
+      'delivered',
+    ]);
+    expect((await registry.getSingleMetric('smsc_message_id_reused_total')?.get())?.values).toEqual(
+      [expect.objectContaining({ value: 1 })],
+    );
+  });
+});
+
+describe('receipt deadline', () => {
+  it("when a submitted message's receipt deadline passes, then the sweeper publishes it as expired", async () => {
+    const smsc = await simulator();
+    await connector(smsc, { EXPIRY_SWEEP_MS: '50' });
+    const bind = fixedIdBind(() => randomBytes(8).toString('hex'));
+    const handleOutbound = createOutboundHandler({
+      pool,
+      binds: createBindPool([bind]),
+      pacers: new Map(),
+      accountLimiter: createRateLimiter(),
+      defaultAccountTps: 100,
+      metrics: createConnectorMetrics(new Registry(), () => []),
+      logger,
+      signal: new AbortController().signal,
+    });
+    const message = outbound({ validityMinutes: 1 });
+    await handleOutbound(consumed(message));
+    await eventually(() => expect(events.of(message.messageId)).toHaveLength(1));
+
+    // The validity (1 min) and the grace have passed, as far as the database can tell.
+    await pool.query(
+      `UPDATE "smsc_connector"."submission" SET "expires_at" = now() - interval '1 second'
+        WHERE "message_id" = $1`,
+      [message.messageId],
+    );
+
+    await eventually(() =>
+      expect(events.of(message.messageId)).toEqual([
+        expect.objectContaining({ state: 'submitted' }),
+        expect.objectContaining({
+          state: 'expired',
+          error: { description: 'no delivery receipt arrived by the end of the validity period' },
+        }),
+      ]),
+    );
+  });
+});
