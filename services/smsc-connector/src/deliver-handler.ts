@@ -47,7 +47,7 @@ export function createDeliverHandler({ pool, metrics, logger }: DeliverHandlerOp
         logger.info('receipt without a final state ignored', { bind: bind.name });
         return;
       }
-      const outcome = await receipts.add({ scope: bind.scope, receipt });
+      const outcome = await receipts.add({ scope: bind.scope, receipt, receivedAt: new Date() });
       metrics.receipts.inc({ state: receipt.state });
       if (outcome === 'orphan')
         logger.info('receipt before its submission; parked', { bind: bind.name });

@@ -171,7 +171,12 @@ export function createOutboundHandler(options: OutboundHandlerOptions) {
         const parts = split.parts.length;
         return { message, parts, bindName: first.name, accepted, error, at: new Date() };
       }
-      accepted.push({ partNo: index + 1, scope: bind.scope, smscMessageId: result.messageId });
+      accepted.push({
+        partNo: index + 1,
+        scope: bind.scope,
+        smscMessageId: result.messageId,
+        acceptedAt: new Date(),
+      });
     }
     return { message, parts: split.parts.length, bindName: first.name, accepted, at: new Date() };
   }

@@ -12,6 +12,8 @@ import { jsonRows, lockSmscMessages, SCHEMA, statusEvent } from './store-sql.js'
 export interface ScopedReceipt {
   scope: string;
   receipt: DeliveryReceipt;
+  /** When it arrived (this process's clock, like AcceptedPart.acceptedAt); now when absent. */
+  receivedAt?: Date;
 }
 
 /** applied: it marked a part; orphan: no part yet, parked; duplicate: its part was final already. */
@@ -42,7 +44,7 @@ export async function applyReceipts(
   const rows = [...firstIndex.values()].flatMap((index) => {
     const item = receipts[index];
     if (!item) return [];
-    const { scope, receipt } = item;
+    const { scope, receipt, receivedAt = new Date() } = item;
     return [
       {
         bind: scope,
@@ -50,6 +52,7 @@ export async function applyReceipts(
         state: receipt.state,
         stat: receipt.stat,
         err: receipt.err,
+        received_at: receivedAt.toISOString(),
       },
     ];
   });
@@ -83,8 +86,8 @@ export async function applyReceipts(
  * Parks receipts that marked no part; returns the keys whose part exists (and was final).
  * Those are parked too: a reused SMSC id leaves an older message's final part under the id
  * while the newer submission's commit may still be on its way, and that commit takes the
- * orphan over. A true duplicate's orphan is never claimed and is removed after an hour by the
- * expiry sweeper.
+ * orphan over if it arrived after (or just before) the new part was accepted. A true
+ * duplicate's orphan is never claimed and is removed after an hour by the expiry sweeper.
  */
 async function parkOrphans(
   sql: Sql,
@@ -94,16 +97,19 @@ async function parkOrphans(
     state: string;
     stat: string | null;
     err: string | null;
+    received_at: string;
   }[],
 ): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
   const { rows: known } = await sql.query<{ bind: string; smsc_message_id: string }>(
     `WITH input AS (
        SELECT * FROM jsonb_to_recordset($1::jsonb)
-         AS r("bind" text, "smsc_message_id" text, "state" text, "stat" text, "err" text)
+         AS r("bind" text, "smsc_message_id" text, "state" text, "stat" text, "err" text,
+              "received_at" timestamptz)
      ), parked AS (
-       INSERT INTO "${SCHEMA}"."orphan_receipt" ("bind", "smsc_message_id", "state", "stat", "err")
-       SELECT "bind", "smsc_message_id", "state", "stat", "err" FROM input
+       INSERT INTO "${SCHEMA}"."orphan_receipt"
+         ("bind", "smsc_message_id", "state", "stat", "err", "received_at")
+       SELECT "bind", "smsc_message_id", "state", "stat", "err", "received_at" FROM input
        ON CONFLICT ("bind", "smsc_message_id") DO UPDATE
           SET "state" = excluded."state", "stat" = excluded."stat", "err" = excluded."err",
               "received_at" = excluded."received_at"

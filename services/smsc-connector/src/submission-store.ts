@@ -12,7 +12,16 @@ export interface AcceptedPart {
   /** SmppBind.scope of the bind that got the submit_sm_resp. */
   scope: string;
   smscMessageId: string;
+  /** When its submit_sm_resp arrived: receipts parked earlier than that are not about it. */
+  acceptedAt: Date;
 }
+
+/**
+ * A parked receipt is taken by a new part only if it arrived at most this long before the part
+ * was accepted (same clock; receipts may come on another session before the response). Older
+ * ones are stale duplicates about an earlier message that had the same (reused) SMSC id.
+ */
+const ORPHAN_BEFORE_ACCEPT_MS = 10_000;
 
 export interface SubmissionOutcome {
   message: SmsOutbound;
@@ -146,7 +155,7 @@ export async function recordSubmissions(
   );
   await applyOrphanReceipts(
     sql,
-    fresh.filter((outcome) => !outcome.error).map((outcome) => outcome.message.messageId),
+    fresh.filter((outcome) => !outcome.error).flatMap((outcome) => outcome.accepted),
   );
   return outcomes.map((outcome) => ({
     recorded:
@@ -222,8 +231,8 @@ async function recordParts(
 }
 
 /** Receipts that arrived between submit_sm_resp and this commit were parked as orphans. */
-async function applyOrphanReceipts(sql: Sql, messageIds: readonly string[]): Promise<void> {
-  if (messageIds.length === 0) return;
+async function applyOrphanReceipts(sql: Sql, parts: readonly AcceptedPart[]): Promise<void> {
+  if (parts.length === 0) return;
   const { rows: orphans } = await sql.query<{
     bind: string;
     smsc_message_id: string;
@@ -232,11 +241,19 @@ async function applyOrphanReceipts(sql: Sql, messageIds: readonly string[]): Pro
     err: string | null;
   }>(
     `DELETE FROM "${SCHEMA}"."orphan_receipt" o
-      USING "${SCHEMA}"."submitted_part" p
-      WHERE p."message_id" = ANY($1::text[])
-        AND o."bind" = p."bind" AND o."smsc_message_id" = p."smsc_message_id"
+      USING jsonb_to_recordset($1::jsonb) AS p("bind" text, "smsc_message_id" text, "not_before" timestamptz)
+      WHERE o."bind" = p."bind" AND o."smsc_message_id" = p."smsc_message_id"
+        AND o."received_at" >= p."not_before"
       RETURNING o."bind", o."smsc_message_id", o."state", o."stat", o."err"`,
-    [messageIds],
+    [
+      jsonRows(
+        parts.map((part) => ({
+          bind: part.scope,
+          smsc_message_id: part.smscMessageId,
+          not_before: new Date(part.acceptedAt.getTime() - ORPHAN_BEFORE_ACCEPT_MS).toISOString(),
+        })),
+      ),
+    ],
   );
   await applyReceipts(
     sql,

@@ -74,7 +74,7 @@ function accepted(
     message,
     parts: 1,
     bindName: 'a',
-    accepted: [{ partNo: 1, scope, smscMessageId }],
+    accepted: [{ partNo: 1, scope, smscMessageId, acceptedAt: at }],
     at,
   };
 }
@@ -211,6 +211,28 @@ describe('a reused SMSC message id (Postgres)', () => {
       state: 'failed',
       error: { receiptStat: 'UNDELIV' },
     });
+  });
+
+  it('when a duplicate receipt of the old message was parked well before the id is reused, then the new message does not take it', async () => {
+    const { submits, receipts } = groupCommits();
+    const smscId = `reused-${randomBytes(4).toString('hex')}`;
+    await submits.add(accepted(outbound(), smscId));
+    await receipts.add({ scope, receipt: delivered(smscId) });
+    const duplicate = await receipts.add({
+      scope,
+      receipt: { smscMessageId: smscId, state: 'failed', stat: 'UNDELIV', err: '001' },
+    });
+    const fresh = accepted(outbound(), smscId, new Date(Date.now() + 60_000));
+    fresh.accepted[0] = { partNo: 1, scope, smscMessageId: smscId, acceptedAt: fresh.at };
+
+    await submits.add(fresh);
+    const statusesBefore = await statusesOf([fresh.message.messageId]);
+    await receipts.add({ scope, receipt: delivered(smscId) });
+
+    expect(duplicate).toBe('duplicate');
+    expect(states(statusesBefore.get(fresh.message.messageId))).toEqual(['submitted']);
+    const statuses = await statusesOf([fresh.message.messageId]);
+    expect(states(statuses.get(fresh.message.messageId))).toEqual(['submitted', 'delivered']);
   });
 
   it('when the id is reused while the old message still waits for its receipt, then the newest submit wins and the old one is left to expire', async () => {
