@@ -1,9 +1,9 @@
 import { enqueueOutbox } from '@msg/bus';
-import { type SmsStatus, Topics } from '@msg/contracts';
+import { Topics } from '@msg/contracts';
 import { type Sql, withTransaction } from '@msg/db';
 import type { Logger } from '@msg/logger';
 import type pg from 'pg';
-import { SCHEMA, statusEvent } from './store-sql.js';
+import { SCHEMA, type SubmissionStatusRow, statusEvent } from './store-sql.js';
 
 /** Rows claimed per transaction; a sweep repeats until fewer are due. */
 const SWEEP_BATCH = 500;
@@ -25,13 +25,7 @@ export async function expireOverdueSubmissions(
   sql: Sql,
   { now = new Date(), limit = SWEEP_BATCH }: { now?: Date; limit?: number } = {},
 ): Promise<string[]> {
-  const { rows } = await sql.query<{
-    message_id: string;
-    account_id: string;
-    source: SmsStatus['source'];
-    parts: number;
-    smsc_message_ids: string[];
-  }>(
+  const { rows } = await sql.query<SubmissionStatusRow>(
     `WITH due AS (
        SELECT "message_id" FROM "${SCHEMA}"."submission"
         WHERE "state" = 'submitted' AND "final_state" IS NULL AND "expires_at" <= $1

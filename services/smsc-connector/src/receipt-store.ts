@@ -6,7 +6,13 @@ import {
   type DeliveryReceipt,
   type PartFinalState,
 } from './delivery-receipt.js';
-import { jsonRows, lockSmscMessages, SCHEMA, statusEvent } from './store-sql.js';
+import {
+  jsonRows,
+  lockSmscMessages,
+  SCHEMA,
+  type SubmissionStatusRow,
+  statusEvent,
+} from './store-sql.js';
 
 /** A receipt and the receipt scope of the bind it came on. */
 export interface ScopedReceipt {
@@ -126,13 +132,7 @@ async function parkOrphans(
 async function publishFinalStatuses(sql: Sql, messageIds: readonly string[]): Promise<void> {
   if (messageIds.length === 0) return;
   // Locked in id order: the expiry sweeper and other batches cannot publish a second status.
-  const { rows: submissions } = await sql.query<{
-    message_id: string;
-    account_id: string;
-    source: SmsStatus['source'];
-    parts: number;
-    smsc_message_ids: string[];
-  }>(
+  const { rows: submissions } = await sql.query<SubmissionStatusRow>(
     `SELECT "message_id", "account_id", "source", "parts", "smsc_message_ids"
        FROM "${SCHEMA}"."submission"
       WHERE "message_id" = ANY($1::text[]) AND "state" = 'submitted' AND "final_state" IS NULL

@@ -3,6 +3,15 @@ import type { Sql } from '@msg/db';
 
 export const SCHEMA = 'smsc_connector';
 
+/** The columns of a submission a status event is made of. */
+export interface SubmissionStatusRow extends Record<string, unknown> {
+  message_id: string;
+  account_id: string;
+  source: SmsStatus['source'];
+  parts: number;
+  smsc_message_ids: string[];
+}
+
 /** One SMSC message id as receipts name it: the bind's receipt scope and the SMSC's id. */
 export interface SmscMessageKey {
   scope: string;

@@ -82,6 +82,22 @@ async function connector(smsc: SmscSimulator, env: Record<string, string> = {}) 
   return started;
 }
 
+/** The outbound handler on its own, submitting through `bind` (not the connector's binds). */
+const directOutboundHandler = (
+  bind: SmppBind,
+  metrics = createConnectorMetrics(new Registry(), () => []),
+) =>
+  createOutboundHandler({
+    pool,
+    binds: createBindPool([bind]),
+    pacers: new Map(),
+    accountLimiter: createRateLimiter(),
+    defaultAccountTps: 100,
+    metrics,
+    logger,
+    signal: new AbortController().signal,
+  });
+
 const submitsTo = (smsc: SmscSimulator, to: string) =>
   smsc.submits().filter((submit) => `+${submit.destinationAddr}` === to);
 
@@ -397,26 +413,10 @@ describe('submit refused', () => {
       start: () => {},
       stop: async () => {},
     };
-    const handle = createOutboundHandler({
-      pool,
-      binds: createBindPool([refusing]),
-      pacers: new Map(),
-      accountLimiter: createRateLimiter(),
-      defaultAccountTps: 100,
-      metrics: createConnectorMetrics(new Registry(), () => []),
-      logger,
-      signal: new AbortController().signal,
-    });
+    const handle = directOutboundHandler(refusing);
     const message = outbound();
 
-    await handle({
-      topic: Topics.smsOutbound,
-      partition: 0,
-      offset: '0',
-      key: message.accountId,
-      headers: {},
-      value: makeEvent(SMS_OUTBOUND_EVENT, message),
-    });
+    await handle(consumed(message));
 
     // The running connector's relay publishes what this handler wrote to the shared outbox.
     await eventually(() => expect(events.of(message.messageId)).toHaveLength(1));
@@ -546,16 +546,7 @@ describe('reused SMSC message ids', () => {
     const bind = fixedIdBind(() => smscId);
     const registry = new Registry();
     const metrics = createConnectorMetrics(registry, () => []);
-    const handleOutbound = createOutboundHandler({
-      pool,
-      binds: createBindPool([bind]),
-      pacers: new Map(),
-      accountLimiter: createRateLimiter(),
-      defaultAccountTps: 100,
-      metrics,
-      logger,
-      signal: new AbortController().signal,
-    });
+    const handleOutbound = directOutboundHandler(bind, metrics);
     const handleDeliverSm = createDeliverHandler({ pool, metrics, logger });
     const first = outbound();
     const second = outbound();
@@ -587,16 +578,7 @@ describe('receipt deadline', () => {
     const smsc = await simulator();
     await connector(smsc, { EXPIRY_SWEEP_MS: '50' });
     const bind = fixedIdBind(() => randomBytes(8).toString('hex'));
-    const handleOutbound = createOutboundHandler({
-      pool,
-      binds: createBindPool([bind]),
-      pacers: new Map(),
-      accountLimiter: createRateLimiter(),
-      defaultAccountTps: 100,
-      metrics: createConnectorMetrics(new Registry(), () => []),
-      logger,
-      signal: new AbortController().signal,
-    });
+    const handleOutbound = directOutboundHandler(bind);
     const message = outbound({ validityMinutes: 1 });
     await handleOutbound(consumed(message));
     await eventually(() => expect(events.of(message.messageId)).toHaveLength(1));
