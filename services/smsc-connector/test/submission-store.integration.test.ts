@@ -7,7 +7,11 @@ import { createLogger } from '@msg/logger';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryReceipt } from '../src/delivery-receipt.js';
-import { expireOverdueSubmissions, NO_RECEIPT_DESCRIPTION } from '../src/expiry-sweeper.js';
+import {
+  expireOverdueSubmissions,
+  NO_RECEIPT_DESCRIPTION,
+  removeStaleOrphans,
+} from '../src/expiry-sweeper.js';
 import { applyReceipts, type ScopedReceipt } from '../src/receipt-store.js';
 import {
   type ReceiptWaitPolicy,
@@ -162,6 +166,67 @@ describe('group-committed submissions and receipts (Postgres)', () => {
     expect(
       states((await statusesOf([first.message.messageId])).get(first.message.messageId)),
     ).toEqual(['submitted']);
+  });
+});
+
+describe('multi-part messages and parked receipts (Postgres)', () => {
+  it('when the receipts of a two-part message come in one batch with others, then it is final only with both parts, failed if one failed', async () => {
+    const { submits, receipts } = groupCommits();
+    const at = new Date();
+    const ids = [randomBytes(8).toString('hex'), randomBytes(8).toString('hex')];
+    const twoParts: SubmissionOutcome = {
+      message: outbound(),
+      parts: 2,
+      bindName: 'a',
+      accepted: ids.map((smscMessageId, index) => ({
+        partNo: index + 1,
+        scope,
+        smscMessageId,
+        acceptedAt: at,
+      })),
+      at,
+    };
+    const single = accepted();
+    await Promise.all([submits.add(twoParts), submits.add(single)]);
+
+    await Promise.all([
+      receipts.add({ scope, receipt: delivered(ids[0] ?? '') }),
+      receipts.add({ scope, receipt: delivered(single.accepted[0]?.smscMessageId ?? '') }),
+    ]);
+    const afterFirst = await statusesOf([twoParts.message.messageId]);
+    await receipts.add({
+      scope,
+      receipt: { smscMessageId: ids[1] ?? '', state: 'failed', stat: 'UNDELIV', err: '007' },
+    });
+
+    expect(states(afterFirst.get(twoParts.message.messageId))).toEqual(['submitted']);
+    const statuses = await statusesOf([twoParts.message.messageId, single.message.messageId]);
+    expect(states(statuses.get(single.message.messageId))).toEqual(['submitted', 'delivered']);
+    expect(statuses.get(twoParts.message.messageId)?.at(-1)).toMatchObject({
+      state: 'failed',
+      smscMessageIds: ids,
+      error: { receiptStat: 'UNDELIV', receiptError: '007' },
+    });
+  });
+
+  it('when a parked receipt is over an hour old, then the sweep removes it and keeps younger ones', async () => {
+    const { receipts } = groupCommits();
+    const old = `stale-${randomBytes(4).toString('hex')}`;
+    const young = `young-${randomBytes(4).toString('hex')}`;
+    await receipts.add({
+      scope,
+      receipt: delivered(old),
+      receivedAt: new Date(Date.now() - 61 * 60_000),
+    });
+    await receipts.add({ scope, receipt: delivered(young) });
+
+    await removeStaleOrphans(pool);
+
+    const { rows } = await pool.query<{ smsc_message_id: string }>(
+      `SELECT "smsc_message_id" FROM "${SCHEMA}"."orphan_receipt" WHERE "smsc_message_id" = ANY($1::text[])`,
+      [[old, young]],
+    );
+    expect(rows.map((row) => row.smsc_message_id)).toEqual([young]);
   });
 });
 
