@@ -29,11 +29,9 @@ export interface OutboundHandlerOptions {
   metrics: ConnectorMetrics;
   logger: Logger;
   signal: AbortSignal;
-  /** How long receipts are awaited before a message expires (defaults: 48 h + 1 h). */
-  receiptWait?: ReceiptWaitPolicy;
+  /** How long receipts are awaited before a message expires. */
+  receiptWait: ReceiptWaitPolicy;
 }
-
-const DEFAULT_RECEIPT_WAIT: ReceiptWaitPolicy = { defaultValidityMinutes: 2880, graceMinutes: 60 };
 
 function isOutbound(payload: unknown): payload is SmsOutbound {
   if (typeof payload !== 'object' || payload === null) return false;
@@ -59,8 +57,7 @@ function isOutbound(payload: unknown): payload is SmsOutbound {
  * are recorded together in the next transaction (a group commit). Nothing waits on a timer.
  */
 export function createOutboundHandler(options: OutboundHandlerOptions) {
-  const { pool, binds, pacers, metrics, logger, signal } = options;
-  const receiptWait = options.receiptWait ?? DEFAULT_RECEIPT_WAIT;
+  const { pool, binds, pacers, metrics, logger, signal, receiptWait } = options;
   const recorded = createBatcher({
     run: async (messageIds: string[]) => {
       const found = await findRecordedSubmissions(pool, messageIds);

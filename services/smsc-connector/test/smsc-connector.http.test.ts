@@ -96,6 +96,7 @@ const directOutboundHandler = (
     metrics,
     logger,
     signal: new AbortController().signal,
+    receiptWait: { defaultValidityMinutes: 2880, graceMinutes: 60 },
   });
 
 const submitsTo = (smsc: SmscSimulator, to: string) =>
