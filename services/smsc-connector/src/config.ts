@@ -92,6 +92,15 @@ export const smscConnectorSettings = z.object({
   OUTBOX_POLL_MS: int({ min: 10, max: 60_000, default: 250 }).describe(
     'Pause between looks for unpublished status and inbound events, in milliseconds.',
   ),
+  SMS_DEFAULT_VALIDITY_MINUTES: int({ min: 1, max: 100_000, default: 2880 }).describe(
+    'Validity assumed for a message whose event names none (the SMSC applies its own default; 48 h is common): its receipt is awaited that long plus RECEIPT_GRACE_MINUTES.',
+  ),
+  RECEIPT_GRACE_MINUTES: int({ min: 0, max: 100_000, default: 60 }).describe(
+    'Minutes after the end of validity before a message still without its receipt is published as expired.',
+  ),
+  EXPIRY_SWEEP_MS: durationMs(30_000).describe(
+    'Pause between looks for submitted messages whose receipt deadline passed.',
+  ),
   SMSC_CONSUMER_GROUP: z
     .string()
     .min(1)

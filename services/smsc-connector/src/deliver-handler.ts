@@ -1,15 +1,16 @@
 import { enqueueOutbox } from '@msg/bus';
 import { makeEvent, SMS_INBOUND_EVENT, type SmsInbound, Topics } from '@msg/contracts';
-import { type Sql, withTransaction } from '@msg/db';
+import { createGroupCommit, type Sql, withTransaction } from '@msg/db';
 import type { Logger } from '@msg/logger';
 import { decodeSmppPayload } from '@msg/sms-text';
 import type pg from 'pg';
 import { readDeliverSmOctets } from './deliver-sm-octets.js';
 import { isReceipt, parseDeliveryReceipt } from './delivery-receipt.js';
 import type { ConnectorMetrics } from './metrics.js';
+import { applyReceipts, type ScopedReceipt } from './receipt-store.js';
 import { fromSmppAddress } from './smpp-address.js';
 import type { DeliverSm, SmppBind } from './smpp-bind.js';
-import { applyReceipt, SCHEMA } from './submission-store.js';
+import { SCHEMA } from './submission-store.js';
 
 export interface DeliverHandlerOptions {
   pool: pg.Pool;
@@ -25,6 +26,11 @@ const num = (value: unknown) => (typeof value === 'number' ? value : 0);
  * throws, the SMSC is answered with an error and sends the deliver_sm again.
  */
 export function createDeliverHandler({ pool, metrics, logger }: DeliverHandlerOptions) {
+  // Receipts that arrive while a commit runs are stored together in the next one; each
+  // deliver_sm_resp still waits for the commit that holds its receipt.
+  const receipts = createGroupCommit(pool, (client, batch: ScopedReceipt[]) =>
+    applyReceipts(client, batch),
+  );
   return async function handleDeliverSm(bind: SmppBind, { pdu, octets }: DeliverSm): Promise<void> {
     const wire = readDeliverSmOctets(octets);
     const esmClass = wire?.esmClass ?? num(pdu.esm_class);
@@ -40,9 +46,7 @@ export function createDeliverHandler({ pool, metrics, logger }: DeliverHandlerOp
         logger.info('receipt without a final state ignored', { bind: bind.name });
         return;
       }
-      const outcome = await withTransaction(pool, (client) =>
-        applyReceipt(client, bind.scope, receipt),
-      );
+      const outcome = await receipts.add({ scope: bind.scope, receipt, receivedAt: new Date() });
       metrics.receipts.inc({ state: receipt.state });
       if (outcome === 'orphan')
         logger.info('receipt before its submission; parked', { bind: bind.name });

@@ -38,6 +38,16 @@ export function createConnectorMetrics(
       help: 'Mobile-originated deliver_sm received (parts).',
       registers: [registry],
     }),
+    smscMessageIdReused: new Counter({
+      name: 'smsc_message_id_reused_total',
+      help: 'Submits answered with an SMSC message id still mapped to another message (the new one takes it over).',
+      registers: [registry],
+    }),
+    expired: new Counter({
+      name: 'smpp_expired_total',
+      help: 'Messages published as expired because no receipt arrived by the end of their validity.',
+      registers: [registry],
+    }),
     windowInUse: new Gauge({
       name: 'smpp_window_in_use',
       help: 'submit_sm awaiting their response on the bind.',

@@ -1,7 +1,7 @@
 import type { RateLimiter } from '@msg/auth';
 import type { ConsumedMessage } from '@msg/bus';
 import type { SmsOutbound, SmsStatus } from '@msg/contracts';
-import { withTransaction } from '@msg/db';
+import { createBatcher, createGroupCommit } from '@msg/db';
 import type { Logger } from '@msg/logger';
 import { ESM_CLASS_UDHI, SmppSplitError, splitForSmpp } from '@msg/sms-text';
 import type pg from 'pg';
@@ -12,9 +12,10 @@ import { BindLostError, type SmppBind } from './smpp-bind.js';
 import { isRetryableSubmitStatus, SmppStatus, statusLabel } from './smpp-status.js';
 import {
   type AcceptedPart,
-  recordSubmission,
+  findRecordedSubmissions,
+  type ReceiptWaitPolicy,
+  recordSubmissions,
   type SubmissionOutcome,
-  submissionExists,
 } from './submission-store.js';
 import { type BindPacer, takeToken } from './submit-pacer.js';
 import { relativeValidity } from './validity-period.js';
@@ -28,6 +29,8 @@ export interface OutboundHandlerOptions {
   metrics: ConnectorMetrics;
   logger: Logger;
   signal: AbortSignal;
+  /** How long receipts are awaited before a message expires. */
+  receiptWait: ReceiptWaitPolicy;
 }
 
 function isOutbound(payload: unknown): payload is SmsOutbound {
@@ -45,11 +48,25 @@ function isOutbound(payload: unknown): payload is SmsOutbound {
 
 /**
  * Handles one sms.outbound.v1 event: submits every part, then records the outcome and its status
- * event in one transaction, and only then returns — so the consumer's offset moves past the event
- * only after the SMSC answered and the answer is durable.
+ * event in a committed transaction, and only then returns — so the consumer's offset moves past
+ * the event only after the SMSC answered and the answer is durable.
+ *
+ * The handlers of a partition run concurrently and finish at nearly the same time, so their
+ * database work is batched: the "already submitted?" lookups of handlers that ask while one runs
+ * go together in the next (one `= ANY` query), and the outcomes that finish while a commit runs
+ * are recorded together in the next transaction (a group commit). Nothing waits on a timer.
  */
 export function createOutboundHandler(options: OutboundHandlerOptions) {
-  const { pool, binds, pacers, metrics, logger, signal } = options;
+  const { pool, binds, pacers, metrics, logger, signal, receiptWait } = options;
+  const recorded = createBatcher({
+    run: async (messageIds: string[]) => {
+      const found = await findRecordedSubmissions(pool, messageIds);
+      return messageIds.map((messageId) => found.has(messageId));
+    },
+  });
+  const commits = createGroupCommit(pool, (client, outcomes: SubmissionOutcome[]) =>
+    recordSubmissions(client, outcomes, receiptWait),
+  );
   /** Rolling 8-bit concatenation reference per bind. */
   const references = new Map<SmppBind, number>();
 
@@ -153,7 +170,12 @@ export function createOutboundHandler(options: OutboundHandlerOptions) {
         const parts = split.parts.length;
         return { message, parts, bindName: first.name, accepted, error, at: new Date() };
       }
-      accepted.push({ partNo: index + 1, scope: bind.scope, smscMessageId: result.messageId });
+      accepted.push({
+        partNo: index + 1,
+        scope: bind.scope,
+        smscMessageId: result.messageId,
+        acceptedAt: new Date(),
+      });
     }
     return { message, parts: split.parts.length, bindName: first.name, accepted, at: new Date() };
   }
@@ -167,13 +189,17 @@ export function createOutboundHandler(options: OutboundHandlerOptions) {
       return;
     }
     // Redelivered after a crash or rebalance: already submitted and its status already enqueued.
-    if (await submissionExists(pool, message.messageId)) {
+    if (await recorded.add(message.messageId)) {
       logger.info('outbound message already submitted; not sending again', {
         messageId: message.messageId,
       });
       return;
     }
     const outcome = await submitMessage(message);
-    await withTransaction(pool, (client) => recordSubmission(client, outcome));
+    const { reused } = await commits.add(outcome);
+    for (const takeover of reused) {
+      metrics.smscMessageIdReused.inc();
+      logger.warn('SMSC message id reused; the new message takes it over', { ...takeover });
+    }
   };
 }

@@ -7,6 +7,7 @@ import { defineService, type ServiceDependencies, startWithBackground } from '@m
 import { createBindPool } from './bind-pool.js';
 import { loadSmscConnectorConfig, type SmscConnectorConfig } from './config.js';
 import { createDeliverHandler } from './deliver-handler.js';
+import { startExpirySweeper } from './expiry-sweeper.js';
 import { createConnectorMetrics } from './metrics.js';
 import { createOutboundHandler } from './outbound-handler.js';
 import { createSmppBind, type SmppBind } from './smpp-bind.js';
@@ -101,6 +102,10 @@ export const smscConnectorService = defineService({
           metrics,
           logger,
           signal: stopping.signal,
+          receiptWait: {
+            defaultValidityMinutes: config.SMS_DEFAULT_VALIDITY_MINUTES,
+            graceMinutes: config.RECEIPT_GRACE_MINUTES,
+          },
         }),
       });
       return async () => {
@@ -108,6 +113,16 @@ export const smscConnectorService = defineService({
         await subscription.stop();
       };
     });
+
+    // Messages whose receipt never came (lost with a crashed SMSC) end as 'expired'.
+    kit.afterListen('receipt-expiry', () =>
+      startExpirySweeper({
+        pool,
+        intervalMs: config.EXPIRY_SWEEP_MS,
+        logger,
+        onExpired: (count) => metrics.expired.inc(count),
+      }),
+    );
 
     const app = createService({
       name: 'smsc-connector',

@@ -1,26 +1,27 @@
 import { enqueueOutbox } from '@msg/bus';
-import {
-  makeEvent,
-  SMS_STATUS_EVENT,
-  type SmsOutbound,
-  type SmsStatus,
-  Topics,
-} from '@msg/contracts';
+import { type SmsOutbound, type SmsStatus, Topics } from '@msg/contracts';
 import type { Sql } from '@msg/db';
-import {
-  combinePartStates,
-  type DeliveryReceipt,
-  type PartFinalState,
-} from './delivery-receipt.js';
+import type { PartFinalState } from './delivery-receipt.js';
+import { applyReceipts } from './receipt-store.js';
+import { jsonRows, lockSmscMessages, SCHEMA, statusEvent } from './store-sql.js';
 
-export const SCHEMA = 'smsc_connector';
+export { SCHEMA } from './store-sql.js';
 
 export interface AcceptedPart {
   partNo: number;
   /** SmppBind.scope of the bind that got the submit_sm_resp. */
   scope: string;
   smscMessageId: string;
+  /** When its submit_sm_resp arrived: receipts parked earlier than that are not about it. */
+  acceptedAt: Date;
 }
+
+/**
+ * A parked receipt is taken by a new part only if it arrived at most this long before the part
+ * was accepted (same clock; receipts may come on another session before the response). Older
+ * ones are stale duplicates about an earlier message that had the same (reused) SMSC id.
+ */
+const ORPHAN_BEFORE_ACCEPT_MS = 10_000;
 
 export interface SubmissionOutcome {
   message: SmsOutbound;
@@ -33,85 +34,205 @@ export interface SubmissionOutcome {
   at: Date;
 }
 
-/**
- * Serialises the transactions about one SMSC message id (the submission that records it, the
- * receipt that marks it). Without it, under READ COMMITTED a receipt could miss the uncommitted
- * part, park itself as an orphan after the submission looked for orphans, and never be applied.
- */
-export async function lockSmscMessage(
+/** How long a submitted message waits for its receipts before it is expired. */
+export interface ReceiptWaitPolicy {
+  /** The validity of a message whose event names none (the SMSC's own default applies to it). */
+  defaultValidityMinutes: number;
+  /** Added to the validity: the SMSC's last receipt may still be on its way when it ends. */
+  graceMinutes: number;
+}
+
+/** A submit whose SMSC message id was still mapped to another message (the SMSC reused it). */
+export interface ReusedSmscMessageId {
+  scope: string;
+  smscMessageId: string;
+  messageId: string;
+  previousMessageId: string;
+  /** null: the previous message still waited for this part's receipt; it will expire. */
+  previousFinalState: PartFinalState | null;
+}
+
+export interface RecordedSubmission {
+  /** False when the message id was recorded before (a redelivery): nothing was written. */
+  recorded: boolean;
+  reused: ReusedSmscMessageId[];
+}
+
+/** When to give up on the receipts of a submission: null when none are awaited. */
+export function receiptDeadline(
+  outcome: SubmissionOutcome,
+  policy: ReceiptWaitPolicy,
+): Date | null {
+  if (outcome.error || !outcome.message.deliveryReport || outcome.accepted.length === 0) {
+    return null;
+  }
+  const minutes =
+    (outcome.message.validityMinutes ?? policy.defaultValidityMinutes) + policy.graceMinutes;
+  return new Date(outcome.at.getTime() + minutes * 60_000);
+}
+
+/** The message ids among `messageIds` that already have a submission (one statement). */
+export async function findRecordedSubmissions(
   sql: Sql,
-  scope: string,
-  smscMessageId: string,
-): Promise<void> {
-  await sql.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-    `smsc_connector/part/${scope}/${smscMessageId}`,
-  ]);
-}
-
-export async function submissionExists(sql: Sql, messageId: string): Promise<boolean> {
-  const { rows } = await sql.query(
-    `SELECT 1 FROM "${SCHEMA}"."submission" WHERE "message_id" = $1`,
-    [messageId],
+  messageIds: readonly string[],
+): Promise<Set<string>> {
+  const { rows } = await sql.query<{ message_id: string }>(
+    `SELECT "message_id" FROM "${SCHEMA}"."submission" WHERE "message_id" = ANY($1::text[])`,
+    [messageIds],
   );
-  return rows.length > 0;
-}
-
-function statusEvent(status: SmsStatus) {
-  return {
-    key: status.messageId,
-    value: makeEvent(SMS_STATUS_EVENT, status, { accountId: status.accountId }),
-  };
+  return new Set(rows.map((row) => row.message_id));
 }
 
 /**
- * Records a finished submission and its 'submitted' or 'failed' status in the caller's
- * transaction, then applies receipts that overtook it. False when another consumer recorded the
- * same message first (then nothing is published twice).
+ * Records finished submissions and their 'submitted' or 'failed' statuses in the caller's
+ * transaction, then applies receipts that overtook them — a handful of multi-row statements for
+ * the whole batch. An outcome whose message id is already recorded (another consumer, a
+ * redelivery) is skipped: `recorded: false`, nothing published twice.
+ *
+ * A part whose SMSC message id is still mapped to another message takes the mapping over: the
+ * SMSC reused the id (restart, counter wrap), so receipts for it are now about the new message.
+ * The previous message, if it still waited for that receipt, never gets it and is expired later.
  */
-export async function recordSubmission(sql: Sql, outcome: SubmissionOutcome): Promise<boolean> {
-  const { message, accepted, error, at } = outcome;
-  const state = error ? 'failed' : 'submitted';
-  const smscMessageIds = accepted.map((part) => part.smscMessageId);
-  const inserted = await sql.query(
+export async function recordSubmissions(
+  sql: Sql,
+  outcomes: readonly SubmissionOutcome[],
+  policy: ReceiptWaitPolicy,
+): Promise<RecordedSubmission[]> {
+  // Two outcomes of one message id in a batch (the event published twice): the first counts.
+  const firstOf = new Map<string, SubmissionOutcome>();
+  for (const outcome of outcomes) {
+    if (!firstOf.has(outcome.message.messageId)) firstOf.set(outcome.message.messageId, outcome);
+  }
+  const candidates = [...firstOf.values()];
+  const { rows: inserted } = await sql.query<{ message_id: string }>(
     `INSERT INTO "${SCHEMA}"."submission"
-       ("message_id", "account_id", "source", "parts", "state", "smsc_message_ids", "bind", "error", "submitted_at")
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-     ON CONFLICT ("message_id") DO NOTHING`,
+       ("message_id", "account_id", "source", "parts", "state", "smsc_message_ids", "bind", "error",
+        "submitted_at", "expires_at")
+     SELECT "message_id", "account_id", "source", "parts", "state", "smsc_message_ids", "bind",
+            "error", "submitted_at", "expires_at"
+       FROM jsonb_to_recordset($1::jsonb) AS r("message_id" text, "account_id" text, "source" text,
+              "parts" int, "state" text, "smsc_message_ids" text[], "bind" text, "error" jsonb,
+              "submitted_at" timestamptz, "expires_at" timestamptz)
+      ORDER BY "message_id"
+     ON CONFLICT ("message_id") DO NOTHING
+     RETURNING "message_id"`,
     [
-      message.messageId,
-      message.accountId,
-      message.source,
-      outcome.parts,
-      state,
-      smscMessageIds,
-      outcome.bindName,
-      error ? JSON.stringify(error) : null,
-      at,
+      jsonRows(
+        candidates.map((outcome) => ({
+          message_id: outcome.message.messageId,
+          account_id: outcome.message.accountId,
+          source: outcome.message.source,
+          parts: outcome.parts,
+          state: outcome.error ? 'failed' : 'submitted',
+          smsc_message_ids: outcome.accepted.map((part) => part.smscMessageId),
+          bind: outcome.bindName,
+          error: outcome.error ?? null,
+          submitted_at: outcome.at.toISOString(),
+          expires_at: receiptDeadline(outcome, policy)?.toISOString() ?? null,
+        })),
+      ),
     ],
   );
-  if (inserted.rowCount === 0) return false;
-  for (const part of accepted) {
-    await lockSmscMessage(sql, part.scope, part.smscMessageId);
-    await sql.query(
-      `INSERT INTO "${SCHEMA}"."submitted_part" ("bind", "smsc_message_id", "message_id", "part_no")
-       VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
-      [part.scope, part.smscMessageId, message.messageId, part.partNo],
-    );
+  const recordedIds = new Set(inserted.map((row) => row.message_id));
+  const fresh = candidates.filter((outcome) => recordedIds.has(outcome.message.messageId));
+  const reused = await recordParts(sql, fresh);
+  await enqueueOutbox(
+    sql,
+    SCHEMA,
+    Topics.smsStatus,
+    fresh.map(({ message, accepted, error, parts, at }) =>
+      statusEvent({
+        messageId: message.messageId,
+        accountId: message.accountId,
+        source: message.source,
+        state: error ? 'failed' : 'submitted',
+        smscMessageIds: accepted.map((part) => part.smscMessageId),
+        parts,
+        at: at.toISOString(),
+        ...(error ? { error } : {}),
+      }),
+    ),
+  );
+  await applyOrphanReceipts(
+    sql,
+    fresh.filter((outcome) => !outcome.error).flatMap((outcome) => outcome.accepted),
+  );
+  return outcomes.map((outcome) => ({
+    recorded:
+      firstOf.get(outcome.message.messageId) === outcome &&
+      recordedIds.has(outcome.message.messageId),
+    reused: reused.filter((row) => row.messageId === outcome.message.messageId),
+  }));
+}
+
+/** Inserts the accepted parts (taking over reused ids) and returns the takeovers. */
+async function recordParts(
+  sql: Sql,
+  outcomes: readonly SubmissionOutcome[],
+): Promise<ReusedSmscMessageId[]> {
+  // One row per id: an SMSC answering two parts with one id would otherwise fail the statement.
+  const parts = new Map<
+    string,
+    { bind: string; smsc_message_id: string; message_id: string; part_no: number }
+  >();
+  for (const { message, accepted } of outcomes) {
+    for (const part of accepted) {
+      parts.set(JSON.stringify([part.scope, part.smscMessageId]), {
+        bind: part.scope,
+        smsc_message_id: part.smscMessageId,
+        message_id: message.messageId,
+        part_no: part.partNo,
+      });
+    }
   }
-  await enqueueOutbox(sql, SCHEMA, Topics.smsStatus, [
-    statusEvent({
-      messageId: message.messageId,
-      accountId: message.accountId,
-      source: message.source,
-      state,
-      smscMessageIds,
-      parts: outcome.parts,
-      at: at.toISOString(),
-      ...(error ? { error } : {}),
-    }),
-  ]);
-  if (error) return true;
-  // Receipts that arrived between submit_sm_resp and this commit were parked as orphans.
+  if (parts.size === 0) return [];
+  const rows = [...parts.values()];
+  await lockSmscMessages(
+    sql,
+    rows.map((row) => ({ scope: row.bind, smscMessageId: row.smsc_message_id })),
+  );
+  // `previous` reads the rows as they were before this statement (one snapshot for the whole
+  // statement): what the upsert replaced.
+  const { rows: takenOver } = await sql.query<{
+    bind: string;
+    smsc_message_id: string;
+    message_id: string;
+    previous_message_id: string;
+    previous_final_state: PartFinalState | null;
+  }>(
+    `WITH input AS (
+       SELECT * FROM jsonb_to_recordset($1::jsonb)
+         AS r("bind" text, "smsc_message_id" text, "message_id" text, "part_no" int)
+     ), previous AS (
+       SELECT p."bind", p."smsc_message_id", p."message_id", p."final_state"
+         FROM "${SCHEMA}"."submitted_part" p JOIN input i USING ("bind", "smsc_message_id")
+     ), written AS (
+       INSERT INTO "${SCHEMA}"."submitted_part" ("bind", "smsc_message_id", "message_id", "part_no")
+       SELECT "bind", "smsc_message_id", "message_id", "part_no" FROM input
+        ORDER BY "bind", "smsc_message_id"
+       ON CONFLICT ("bind", "smsc_message_id") DO UPDATE
+          SET "message_id" = excluded."message_id", "part_no" = excluded."part_no",
+              "final_state" = NULL, "receipt_stat" = NULL, "receipt_err" = NULL
+        WHERE "submitted_part"."message_id" <> excluded."message_id"
+       RETURNING "bind", "smsc_message_id", "message_id"
+     )
+     SELECT w."bind", w."smsc_message_id", w."message_id",
+            pr."message_id" AS "previous_message_id", pr."final_state" AS "previous_final_state"
+       FROM written w JOIN previous pr USING ("bind", "smsc_message_id")`,
+    [jsonRows(rows)],
+  );
+  return takenOver.map((row) => ({
+    scope: row.bind,
+    smscMessageId: row.smsc_message_id,
+    messageId: row.message_id,
+    previousMessageId: row.previous_message_id,
+    previousFinalState: row.previous_final_state,
+  }));
+}
+
+/** Receipts that arrived between submit_sm_resp and this commit were parked as orphans. */
+async function applyOrphanReceipts(sql: Sql, parts: readonly AcceptedPart[]): Promise<void> {
+  if (parts.length === 0) return;
   const { rows: orphans } = await sql.query<{
     bind: string;
     smsc_message_id: string;
@@ -120,107 +241,30 @@ export async function recordSubmission(sql: Sql, outcome: SubmissionOutcome): Pr
     err: string | null;
   }>(
     `DELETE FROM "${SCHEMA}"."orphan_receipt" o
-      USING "${SCHEMA}"."submitted_part" p
-      WHERE p."message_id" = $1 AND o."bind" = p."bind" AND o."smsc_message_id" = p."smsc_message_id"
+      USING jsonb_to_recordset($1::jsonb) AS p("bind" text, "smsc_message_id" text, "not_before" timestamptz)
+      WHERE o."bind" = p."bind" AND o."smsc_message_id" = p."smsc_message_id"
+        AND o."received_at" >= p."not_before"
       RETURNING o."bind", o."smsc_message_id", o."state", o."stat", o."err"`,
-    [message.messageId],
+    [
+      jsonRows(
+        parts.map((part) => ({
+          bind: part.scope,
+          smsc_message_id: part.smscMessageId,
+          not_before: new Date(part.acceptedAt.getTime() - ORPHAN_BEFORE_ACCEPT_MS).toISOString(),
+        })),
+      ),
+    ],
   );
-  for (const orphan of orphans) {
-    await applyReceipt(sql, orphan.bind, {
-      smscMessageId: orphan.smsc_message_id,
-      state: orphan.state,
-      stat: orphan.stat,
-      err: orphan.err,
-    });
-  }
-  return true;
-}
-
-/**
- * Marks the part a receipt is about and, once every part of its message has a final state,
- * enqueues the message's one final status. A receipt for a part not (yet) recorded is parked.
- * Returns what happened, for metrics and tests.
- */
-export async function applyReceipt(
-  sql: Sql,
-  scope: string,
-  receipt: DeliveryReceipt,
-): Promise<'applied' | 'orphan' | 'duplicate'> {
-  await lockSmscMessage(sql, scope, receipt.smscMessageId);
-  const marked = await sql.query<{ message_id: string }>(
-    `UPDATE "${SCHEMA}"."submitted_part"
-        SET "final_state" = $3, "receipt_stat" = $4, "receipt_err" = $5
-      WHERE "bind" = $1 AND "smsc_message_id" = $2 AND "final_state" IS NULL
-      RETURNING "message_id"`,
-    [scope, receipt.smscMessageId, receipt.state, receipt.stat, receipt.err],
+  await applyReceipts(
+    sql,
+    orphans.map((orphan) => ({
+      scope: orphan.bind,
+      receipt: {
+        smscMessageId: orphan.smsc_message_id,
+        state: orphan.state,
+        stat: orphan.stat,
+        err: orphan.err,
+      },
+    })),
   );
-  const messageId = marked.rows[0]?.message_id;
-  if (!messageId) {
-    const known = await sql.query(
-      `SELECT 1 FROM "${SCHEMA}"."submitted_part" WHERE "bind" = $1 AND "smsc_message_id" = $2`,
-      [scope, receipt.smscMessageId],
-    );
-    if (known.rows.length > 0) return 'duplicate';
-    await sql.query(
-      `INSERT INTO "${SCHEMA}"."orphan_receipt" ("bind", "smsc_message_id", "state", "stat", "err")
-       VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
-      [scope, receipt.smscMessageId, receipt.state, receipt.stat, receipt.err],
-    );
-    return 'orphan';
-  }
-  await publishFinalStatusIfComplete(sql, messageId);
-  return 'applied';
-}
-
-async function publishFinalStatusIfComplete(sql: Sql, messageId: string): Promise<void> {
-  const { rows: submissions } = await sql.query<{
-    account_id: string;
-    source: SmsStatus['source'];
-    parts: number;
-    smsc_message_ids: string[];
-  }>(
-    `SELECT "account_id", "source", "parts", "smsc_message_ids" FROM "${SCHEMA}"."submission"
-      WHERE "message_id" = $1 AND "state" = 'submitted' AND "final_state" IS NULL
-      FOR UPDATE`,
-    [messageId],
-  );
-  const submission = submissions[0];
-  if (!submission) return;
-  const { rows: parts } = await sql.query<{
-    final_state: PartFinalState | null;
-    receipt_stat: string | null;
-    receipt_err: string | null;
-  }>(
-    `SELECT "final_state", "receipt_stat", "receipt_err" FROM "${SCHEMA}"."submitted_part"
-      WHERE "message_id" = $1 ORDER BY "part_no"`,
-    [messageId],
-  );
-  const finals = parts.flatMap((part) => (part.final_state ? [part.final_state] : []));
-  if (finals.length < submission.parts) return;
-  const state = combinePartStates(finals);
-  const culprit = parts.find((part) => part.final_state === state && state !== 'delivered');
-  await sql.query(
-    `UPDATE "${SCHEMA}"."submission" SET "final_state" = $2 WHERE "message_id" = $1`,
-    [messageId, state],
-  );
-  await enqueueOutbox(sql, SCHEMA, Topics.smsStatus, [
-    statusEvent({
-      messageId,
-      accountId: submission.account_id,
-      source: submission.source,
-      state,
-      smscMessageIds: submission.smsc_message_ids,
-      parts: submission.parts,
-      at: new Date().toISOString(),
-      ...(culprit
-        ? {
-            error: {
-              ...(culprit.receipt_stat ? { receiptStat: culprit.receipt_stat } : {}),
-              ...(culprit.receipt_err ? { receiptError: culprit.receipt_err } : {}),
-              description: `delivery receipt: ${culprit.receipt_stat ?? state}`,
-            },
-          }
-        : {}),
-    }),
-  ]);
 }

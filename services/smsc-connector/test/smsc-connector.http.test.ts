@@ -15,6 +15,7 @@ import { createDeliverHandler } from '../src/deliver-handler.js';
 import { createConnectorMetrics } from '../src/metrics.js';
 import { createOutboundHandler } from '../src/outbound-handler.js';
 import { type SmscConnector, startSmscConnector } from '../src/service.js';
+import type { SmppBind } from '../src/smpp-bind.js';
 import {
   collectEvents,
   deliverSmOctets,
@@ -82,6 +83,23 @@ async function connector(smsc: SmscSimulator, env: Record<string, string> = {}) 
   await eventually(() => expect(started.isBound()).toBe(true));
   return started;
 }
+
+/** The outbound handler on its own, submitting through `bind` (not the connector's binds). */
+const directOutboundHandler = (
+  bind: SmppBind,
+  metrics = createConnectorMetrics(new Registry(), () => []),
+) =>
+  createOutboundHandler({
+    pool,
+    binds: createBindPool([bind]),
+    pacers: new Map(),
+    accountLimiter: createRateLimiter(),
+    defaultAccountTps: 100,
+    metrics,
+    logger,
+    signal: new AbortController().signal,
+    receiptWait: { defaultValidityMinutes: 2880, graceMinutes: 60 },
+  });
 
 const submitsTo = (smsc: SmscSimulator, to: string) =>
   smsc.submits().filter((submit) => `+${submit.destinationAddr}` === to);
@@ -425,26 +443,10 @@ describe('submit refused', () => {
     const refusing = fakeBind('refusing', {
       submit: async () => ({ status: 0x0b, messageId: null }),
     });
-    const handle = createOutboundHandler({
-      pool,
-      binds: createBindPool([refusing]),
-      pacers: new Map(),
-      accountLimiter: createRateLimiter(),
-      defaultAccountTps: 100,
-      metrics: createConnectorMetrics(new Registry(), () => []),
-      logger,
-      signal: new AbortController().signal,
-    });
+    const handle = directOutboundHandler(refusing);
     const message = outbound();
 
-    await handle({
-      topic: Topics.smsOutbound,
-      partition: 0,
-      offset: '0',
-      key: message.accountId,
-      headers: {},
-      value: makeEvent(SMS_OUTBOUND_EVENT, message),
-    });
+    await handle(consumed(message));
 
     // The running connector's relay publishes what this handler wrote to the shared outbox.
     await eventually(() => expect(events.of(message.messageId)).toHaveLength(1));
@@ -535,6 +537,104 @@ describe('inbound addresses', () => {
     await eventually(() =>
       expect(events.inbound.filter((i) => i.to === '+46705550001')).toEqual([
         expect.objectContaining({ from: 'Åsa Öhlund', text: 'Hej' }),
+      ]),
+    );
+  });
+});
+
+/** A bind that accepts every submit_sm with the id `smscMessageId()` gives and sends no receipt. */
+function fixedIdBind(smscMessageId: () => string): SmppBind {
+  return fakeBind('fixed', { submit: async () => ({ status: 0, messageId: smscMessageId() }) });
+}
+
+const consumed = (message: ReturnType<typeof outbound>) => ({
+  topic: Topics.smsOutbound,
+  partition: 0,
+  offset: '0',
+  key: message.accountId,
+  headers: {},
+  value: makeEvent(SMS_OUTBOUND_EVENT, message),
+});
+
+/** A DELIVRD receipt deliver_sm for `smscMessageId`, as the deliver handler gets it. */
+function receiptFor(smscMessageId: string) {
+  const shortMessage = Buffer.from(
+    `id:${smscMessageId} sub:001 dlvrd:001 submit date:2601010000 done date:2601010000 stat:DELIVRD err:000 text:x`,
+    'latin1',
+  );
+  const octets = deliverSmOctets({
+    sourceAddr: '46701230000',
+    destinationAddr: 'Acme',
+    esmClass: 0x04,
+    dataCoding: 0,
+    shortMessage,
+  });
+  return fakeDeliverSm(octets, {
+    esm_class: 0x04,
+    receipted_message_id: smscMessageId,
+    message_state: 2,
+  });
+}
+
+describe('reused SMSC message ids', () => {
+  it('when the SMSC answers a new message with the id of a delivered one, then the new one is delivered by its receipt, the old one is unchanged, and the reuse is counted', async () => {
+    const smsc = await simulator();
+    await connector(smsc);
+    const smscId = `reused-${randomBytes(4).toString('hex')}`;
+    const bind = fixedIdBind(() => smscId);
+    const registry = new Registry();
+    const metrics = createConnectorMetrics(registry, () => []);
+    const handleOutbound = directOutboundHandler(bind, metrics);
+    const handleDeliverSm = createDeliverHandler({ pool, metrics, logger });
+    const first = outbound();
+    const second = outbound();
+
+    await handleOutbound(consumed(first));
+    await handleDeliverSm(bind, receiptFor(smscId));
+    await eventually(() => expect(events.of(first.messageId)).toHaveLength(2));
+    await handleOutbound(consumed(second));
+    await handleDeliverSm(bind, receiptFor(smscId));
+
+    await eventually(() =>
+      expect(events.of(second.messageId).map((status) => status.state)).toEqual([
+        'submitted',
+        'delivered',
+      ]),
+    );
+    expect(events.of(first.messageId).map((status) => status.state)).toEqual([
+      'submitted',
+      'delivered',
+    ]);
+    expect((await registry.getSingleMetric('smsc_message_id_reused_total')?.get())?.values).toEqual(
+      [expect.objectContaining({ value: 1 })],
+    );
+  });
+});
+
+describe('receipt deadline', () => {
+  it("when a submitted message's receipt deadline passes, then the sweeper publishes it as expired", async () => {
+    const smsc = await simulator();
+    await connector(smsc, { EXPIRY_SWEEP_MS: '50' });
+    const bind = fixedIdBind(() => randomBytes(8).toString('hex'));
+    const handleOutbound = directOutboundHandler(bind);
+    const message = outbound({ validityMinutes: 1 });
+    await handleOutbound(consumed(message));
+    await eventually(() => expect(events.of(message.messageId)).toHaveLength(1));
+
+    // The validity (1 min) and the grace have passed, as far as the database can tell.
+    await pool.query(
+      `UPDATE "smsc_connector"."submission" SET "expires_at" = now() - interval '1 second'
+        WHERE "message_id" = $1`,
+      [message.messageId],
+    );
+
+    await eventually(() =>
+      expect(events.of(message.messageId)).toEqual([
+        expect.objectContaining({ state: 'submitted' }),
+        expect.objectContaining({
+          state: 'expired',
+          error: { description: 'no delivery receipt arrived by the end of the validity period' },
+        }),
       ]),
     );
   });
