@@ -46,6 +46,7 @@ export async function startTestSms() {
   return {
     app: sms.app,
     pool,
+    bus,
     seen,
 
     /** An active account with the 'sms' permission and the test password; override anything. */
