@@ -41,3 +41,28 @@ describe('createRelayWakeup', () => {
     expect(wakeup.listening).toBe(false);
   });
 });
+
+describe('createRelayWakeup while the server does not answer', () => {
+  it('when closed while connecting, then close does not wait for the connect timeout', async () => {
+    // A listening socket that never speaks: the connect hangs until its timeout.
+    const { createServer } = await import('node:net');
+    const silent = createServer(() => {});
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const address = silent.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const hanging = new pg.Pool({ connectionString: `postgres://nobody@127.0.0.1:${port}/none` });
+    const wakeup = createRelayWakeup({
+      pool: hanging,
+      channel: 'outbox_test',
+      logger,
+      listen: true,
+      connectTimeoutMs: 30_000,
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    const started = performance.now();
+    await wakeup.close();
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(wakeup.listening).toBe(false);
+    silent.close();
+  });
+});

@@ -80,9 +80,14 @@ export function createRelayWakeup({
       connectionTimeoutMillis: connectTimeoutMs,
       application_name: `${pool.options.application_name ?? 'outbox'}-listen`,
     });
+    let over = false;
+    let established = false;
     let endSession = () => {};
     const ended = new Promise<void>((resolve) => {
-      endSession = resolve;
+      endSession = () => {
+        over = true;
+        resolve();
+      };
     });
     client.on('error', (error) => {
       logger.warn('outbox relay lost its LISTEN connection', { error: errorMessage(error) });
@@ -92,8 +97,12 @@ export function createRelayWakeup({
     closing.signal.addEventListener('abort', endSession, { once: true });
     client.on('notification', wake);
     try {
-      await client.connect();
-      await client.query(`LISTEN "${channel}"`);
+      const listened = client.connect().then(() => client.query(`LISTEN "${channel}"`));
+      listened.catch(() => {}); // when the session ends first, its failure is of no interest
+      // Stopping (or losing the server) while connecting ends the attempt without waiting for it.
+      await Promise.race([listened, ended]);
+      if (over) return;
+      established = true;
       listening = true;
       // Rows committed while nobody listened were never announced.
       wake();
@@ -101,7 +110,9 @@ export function createRelayWakeup({
     } finally {
       listening = false;
       closing.signal.removeEventListener('abort', endSession);
-      await client.end().catch(() => {});
+      // A client still connecting may not finish ending before its connect timeout: do not wait.
+      const closed = client.end().catch(() => {});
+      if (established) await closed;
     }
   }
 
