@@ -17,35 +17,54 @@ export interface AcceptedMessageRow {
   callbackUrl: string | null;
 }
 
+/** A message to accept and its sms.outbound.v1 event. */
+export interface AcceptedMessage {
+  row: AcceptedMessageRow;
+  outbound: BusMessage;
+}
+
+/** Columns of AcceptedMessageRow, in insert order. */
+const COLUMNS = 8;
+
 /**
- * The intake's one round trip: the message row, its sms.outbound.v1 outbox row and the relay's
- * wake-up in one statement. A single statement is its own transaction, so both rows commit
- * together or not at all, as the outbox requires — without BEGIN and COMMIT round trips.
+ * The intake's one round trip for a batch of sends: the message rows, their sms.outbound.v1
+ * outbox rows and the relay's wake-up in one statement. A single statement is its own
+ * transaction, so every row of the batch commits or none does, as the outbox requires — without
+ * BEGIN and COMMIT round trips. At most 500 messages (13 parameters each).
  */
-export async function insertAcceptedMessage(
+export async function insertAcceptedMessages(
   pool: pg.Pool,
-  row: AcceptedMessageRow,
-  outbound: BusMessage,
+  messages: AcceptedMessage[],
 ): Promise<void> {
-  const messageValues = [
-    row.id,
-    row.accountId,
-    row.recipient,
-    row.sender,
-    row.text,
-    row.encoding,
-    row.parts,
-    row.callbackUrl,
-  ];
-  const insert = outboxInsert(SMS_SCHEMA, Topics.smsOutbound, [outbound], messageValues.length + 1);
-  const notify = outboxNotify(SMS_SCHEMA, messageValues.length + insert.values.length + 1);
+  const values: unknown[] = [];
+  const rows = messages.map(({ row }, i) => {
+    values.push(
+      row.id,
+      row.accountId,
+      row.recipient,
+      row.sender,
+      row.text,
+      row.encoding,
+      row.parts,
+      row.callbackUrl,
+    );
+    const p = i * COLUMNS;
+    return `(${Array.from({ length: COLUMNS }, (_, c) => `$${p + c + 1}`).join(', ')})`;
+  });
+  const insert = outboxInsert(
+    SMS_SCHEMA,
+    Topics.smsOutbound,
+    messages.map((m) => m.outbound),
+    values.length + 1,
+  );
+  const notify = outboxNotify(SMS_SCHEMA, values.length + insert.values.length + 1);
   await pool.query(
     `WITH "message" AS (
        INSERT INTO "sms"."message"
          ("id", "account_id", "recipient", "sender", "text", "encoding", "parts", "callback_url")
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+       VALUES ${rows.join(', ')}
      ), "outbox" AS (${insert.text})
      ${notify.text}`,
-    [...messageValues, ...insert.values, ...notify.values],
+    [...values, ...insert.values, ...notify.values],
   );
 }

@@ -3,7 +3,8 @@ import { type AccountState, makeEvent, SMS_OUTBOUND_EVENT, type SmsOutbound } fr
 import { NotFoundError } from '@msg/http';
 import type pg from 'pg';
 import type { PrismaClient } from '../generated/prisma/client.js';
-import { insertAcceptedMessage } from './message-store.js';
+import { createGroupCommit } from '../group-commit.js';
+import { type AcceptedMessage, insertAcceptedMessages } from './message-store.js';
 import { type MessageView, toMessageView } from './message-view.js';
 import type { AcceptedSms } from './send-request.js';
 
@@ -12,10 +13,16 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /**
  * The use cases behind the HTTP operations. A message and its sms.outbound.v1 event are written in
  * one transaction (outbox): an answered messageId is always sent, and nothing is sent that was
- * not stored. The intake is a hot path: one SQL statement through pg (message-store.ts); reads go
- * through Prisma.
+ * not stored. The intake is a hot path: sends that arrive together are written by one SQL
+ * statement through pg (message-store.ts, group-commit.ts); reads go through Prisma.
  */
 export function createMessages({ prisma, pool }: { prisma: PrismaClient; pool: pg.Pool }) {
+  const intake = createGroupCommit<AcceptedMessage, void>({
+    flush: async (messages) => {
+      await insertAcceptedMessages(pool, messages);
+      return messages.map(() => undefined);
+    },
+  });
   return {
     /** Stores an accepted message and queues it for the smsc-connector; answers its id. */
     async accept(account: AccountState, sms: AcceptedSms, traceId?: string): Promise<string> {
@@ -37,10 +44,8 @@ export function createMessages({ prisma, pool }: { prisma: PrismaClient; pool: p
         accountId: account.id,
         ...(traceId && { traceId }),
       });
-      // Keyed by account: per-account order and throughput at the connector.
-      await insertAcceptedMessage(
-        pool,
-        {
+      await intake.add({
+        row: {
           id: messageId,
           accountId: account.id,
           recipient: sms.to,
@@ -50,8 +55,9 @@ export function createMessages({ prisma, pool }: { prisma: PrismaClient; pool: p
           parts: sms.parts,
           callbackUrl: sms.callbackUrl ?? null,
         },
-        { key: account.id, value: event },
-      );
+        // Keyed by account: per-account order and throughput at the connector.
+        outbound: { key: account.id, value: event },
+      });
       return messageId;
     },
 

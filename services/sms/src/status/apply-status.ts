@@ -5,9 +5,9 @@ import { type Sql, withTransaction } from '@msg/db';
 import { isClientUrl } from '@msg/http';
 import type { Logger } from '@msg/logger';
 import type pg from 'pg';
+import { createGroupCommit } from '../group-commit.js';
 import { SMS_SCHEMA } from '../messages/message-store.js';
 import { advances, isFinal, isSmsState } from '../messages/status-order.js';
-import { createStatusBatcher } from './status-batch.js';
 import { statusCallback } from './status-callback.js';
 import {
   claimEvents,
@@ -38,14 +38,14 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Applies status reports to their messages; reports handled at the same time share one
- * transaction (see applyStatusBatch and status-batch.ts).
+ * transaction (see applyStatusBatch and group-commit.ts).
  */
 export function createStatusApplier({ pool, ...deps }: ApplyStatusDeps) {
-  const batcher = createStatusBatcher<StatusReport, StatusOutcome>({
+  const group = createGroupCommit<StatusReport, StatusOutcome>({
     flush: (reports) => withTransaction(pool, (client) => applyStatusBatch(client, reports, deps)),
   });
   return (envelope: EventEnvelope, status: SmsStatus): Promise<StatusOutcome> =>
-    batcher.add({ envelope, status });
+    group.add({ envelope, status });
 }
 
 /**

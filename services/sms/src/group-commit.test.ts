@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createStatusBatcher } from './status-batch.js';
+import { createGroupCommit } from './group-commit.js';
 
-describe('createStatusBatcher', () => {
+describe('createGroupCommit', () => {
   it('when items arrive while a flush runs, then they go together into the next flush', async () => {
     const flushes: number[][] = [];
     let release = () => {};
-    const batcher = createStatusBatcher<number, string>({
+    const batcher = createGroupCommit<number, string>({
       flush: async (items) => {
         flushes.push(items);
         if (flushes.length === 1) await new Promise<void>((r) => (release = r));
@@ -25,7 +25,7 @@ describe('createStatusBatcher', () => {
   it('when a flush of several fails, then each item is flushed alone and only the bad one fails', async () => {
     const flushes: number[][] = [];
     let release = () => {};
-    const batcher = createStatusBatcher<number, number>({
+    const batcher = createGroupCommit<number, number>({
       flush: async (items) => {
         flushes.push(items);
         if (flushes.length === 1) await new Promise<void>((r) => (release = r));
@@ -46,7 +46,7 @@ describe('createStatusBatcher', () => {
 
   it('when more than maxItems wait, then flushes take at most maxItems each', async () => {
     const sizes: number[] = [];
-    const batcher = createStatusBatcher<number, number>({
+    const batcher = createGroupCommit<number, number>({
       maxItems: 2,
       flush: async (items) => {
         sizes.push(items.length);

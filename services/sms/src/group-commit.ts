@@ -6,9 +6,14 @@
  * load the batches grow by themselves to what arrived during one flush).
  *
  * When a flush of several items fails, each is flushed again on its own, so one bad item fails
- * alone instead of taking its batch with it (the bus retries and dead-letters it by itself).
+ * alone instead of taking its batch with it (a status report is then retried and dead-lettered
+ * by the bus; a send answers its error).
+ *
+ * Used by the intake (one statement per batch of sends) and the status consumer (one transaction
+ * per batch of reports): fewer commits, and fewer outbox notifications, whose commits Postgres
+ * serialises across the whole server.
  */
-export interface StatusBatcher<I, R> {
+export interface GroupCommit<I, R> {
   add(item: I): Promise<R>;
 }
 
@@ -18,21 +23,21 @@ interface Waiting<I, R> {
   reject(error: unknown): void;
 }
 
-export function createStatusBatcher<I, R>({
+export function createGroupCommit<I, R>({
   flush,
   maxItems = 500,
 }: {
   /** Handles a batch in one transaction; answers one result per item, in order. */
   flush(items: I[]): Promise<R[]>;
   maxItems?: number;
-}): StatusBatcher<I, R> {
+}): GroupCommit<I, R> {
   let queue: Waiting<I, R>[] = [];
   let flushing = false;
 
   async function settle(batch: Waiting<I, R>[]): Promise<void> {
     try {
       const results = await flush(batch.map((w) => w.item));
-      if (results.length !== batch.length) throw new Error('status batch: one result per item');
+      if (results.length !== batch.length) throw new Error('group commit: one result per item');
       for (const [i, result] of results.entries()) batch[i]?.resolve(result);
     } catch (error) {
       if (batch.length === 1) {
