@@ -78,6 +78,9 @@ export function createRelayWakeup({
     const client = new pg.Client({
       ...pool.options,
       connectionTimeoutMillis: connectTimeoutMs,
+      // An idle LISTEN connection would not notice a vanished server otherwise (the fallback
+      // poll covers the time until it does).
+      keepAlive: true,
       application_name: `${pool.options.application_name ?? 'outbox'}-listen`,
     });
     let over = false;
