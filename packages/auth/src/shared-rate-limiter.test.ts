@@ -112,6 +112,29 @@ describe('createSharedRateLimiter', () => {
     expect(wants).toEqual([5, 60]);
   });
 
+  it('when leases are slow and the account sends far below its rate, then nothing is refused', async () => {
+    const time = clock();
+    const store = memoryStore(time.now);
+    // Each lease takes 600 ms: slices grow to 1.2 s of the rate, capped at the whole burst.
+    const slow: BucketStore = {
+      async lease(key, limit, want, cost) {
+        time.advance(600);
+        return store.lease(key, limit, want, cost);
+      },
+    };
+    const limiter = createSharedRateLimiter({ store: slow, now: time.now, leaseTtlMs: 250 });
+    const limit = { perSecond: 1000, burst: 1000 };
+
+    let refused = 0;
+    // 100 requests a second, a tenth of the rate, for about 30 s of the clock.
+    for (let i = 0; i < 300; i++) {
+      if (!(await limiter.take('a', limit)).allowed) refused++;
+      time.advance(10);
+    }
+
+    expect(refused).toBe(0);
+  });
+
   it('when requests arrive together with nothing leased, then one lease serves them all', async () => {
     const time = clock();
     const store = memoryStore(time.now);

@@ -119,6 +119,10 @@ export function createSharedRateLimiter({
       h.tokens -= cost;
       return { allowed: true, retryAfterSeconds: 0, remaining: Math.floor(h.tokens) };
     }
+    // The lease expired unspent: this replica is below the rate, and the bucket it drained with
+    // that lease has refilled since. Ask the store; refusing here would refuse for tokens nobody
+    // used (a slow database grows slices to the whole burst).
+    if (h.tokens >= cost) return undefined;
     const elapsedSeconds = Math.max(0, at - h.seenAt) / 1000;
     const atMost = Math.min(limit.burst, h.left + elapsedSeconds * limit.perSecond);
     return atMost >= sliceOf(limit, cost) ? undefined : refusal(limit, cost, atMost);

@@ -15,7 +15,13 @@ export {
 } from './in-process-bus.js';
 export { createKafkaBus, type KafkaBusOptions } from './kafka-bus.js';
 export { claimEvent } from './outbox/claim-event.js';
-export { enqueueOutbox } from './outbox/enqueue.js';
+export {
+  enqueueOutbox,
+  outboxChannel,
+  outboxInsert,
+  outboxNotify,
+  type SqlPart,
+} from './outbox/enqueue.js';
 export { OUTBOX_MIGRATIONS_DIR } from './outbox/migration.js';
 export { createOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './outbox/relay.js';
 export type { ServiceRuntime } from './runtime.js';

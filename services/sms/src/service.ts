@@ -13,7 +13,8 @@ import { defineService, type ServiceDependencies, startWithBackground } from '@m
 import { createApp } from './app.js';
 import { loadSmsConfig, type SmsConfig } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
-import { createMessages, SMS_SCHEMA } from './messages/messages.js';
+import { SMS_SCHEMA } from './messages/message-store.js';
+import { createMessages } from './messages/messages.js';
 import { startStatusConsumer } from './status/status-consumer.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
@@ -43,10 +44,10 @@ export const smsService = defineService({
     kit.onStop('prisma', () => prisma.$disconnect());
     kit.outboxRelay();
     kit.afterListen('status-consumer', () =>
-      startStatusConsumer({ bus, logger, prisma, accountById: (id) => directory.byId(id) }),
+      startStatusConsumer({ bus, logger, pool, accountById: (id) => directory.byId(id) }),
     );
     const app = createApp({
-      messages: createMessages({ prisma }),
+      messages: createMessages({ prisma, pool }),
       idempotencyStore: createPostgresIdempotencyStore({ pool, schema: SMS_SCHEMA }),
       // 401 Basic challenge, 403 disabled / no 'sms' / outside the IP allow-list, 429 past the rate.
       basicAuth: basicAccountAccess(createCredentialVerifier({ directory }), {

@@ -229,6 +229,52 @@ describe('sendSms', () => {
   });
 });
 
+describe('sendSms together', () => {
+  it('when 60 sends arrive at once (written in shared statements), then each is stored with its own event, in order per account', async () => {
+    const together = await sms.publishAccount(sms.account());
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, n) =>
+        sms.send(together, {
+          ...valid,
+          message: `together ${n}`,
+          callback_url: `https://h.example.com/${n}`,
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 202));
+    const ids = answers.map((a) => a.body.messageId);
+    expect(new Set(ids).size).toBe(60);
+
+    const { rows } = await sms.pool.query<{ id: string; text: string; callback_url: string }>(
+      'SELECT id, text, callback_url FROM sms.message WHERE account_id = $1',
+      [together.id],
+    );
+    expect(rows).toHaveLength(60);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    for (const [n, id] of ids.entries()) {
+      expect(byId.get(id)).toMatchObject({
+        text: `together ${n}`,
+        callback_url: `https://h.example.com/${n}`,
+      });
+    }
+    const events = await eventually(() => {
+      const found = sms.published(Topics.smsOutbound, (p) => ids.some((id) => about(id)(p)));
+      return found.length >= 60 ? found : undefined;
+    }, '60 outbound events');
+    expect(events).toHaveLength(60);
+    for (const event of events) expect(event.key).toBe(together.id);
+    // The outbox publishes in the order the rows were written, which is the order of the sends'
+    // rows in the database: an event never overtakes an earlier-stored message of its account.
+    const { rows: stored } = await sms.pool.query<{ id: string }>(
+      `SELECT value->'payload'->>'messageId' AS id FROM sms.outbox_event
+       WHERE key = $1 ORDER BY seq`,
+      [together.id],
+    );
+    const order = stored.map((r) => r.id);
+    expect(events.map((e) => order.find((id) => about(id)(e.value.payload)))).toEqual(order);
+  });
+});
+
 describe('sendSms access', () => {
   it.each([
     ['no credentials', undefined, undefined],

@@ -40,3 +40,17 @@ describe('enqueueOutbox', () => {
     expect(sql.statements).toHaveLength(1);
   });
 });
+
+describe('enqueueOutbox statements', () => {
+  it('when 1,500 events are enqueued, then two multi-row statements each notify the relays', async () => {
+    const sql = recordingSql();
+    const event = exampleEvents[Topics.smsStatus];
+    const messages = Array.from({ length: 1_500 }, (_, n) => ({
+      key: `m${n}`,
+      value: { ...event, id: `e${n}` },
+    }));
+    await enqueueOutbox(sql, 'sms', Topics.smsStatus, messages);
+    expect(sql.statements).toHaveLength(2);
+    for (const text of sql.statements) expect(text).toMatch(/pg_notify\(\$\d+, ''\)/);
+  });
+});

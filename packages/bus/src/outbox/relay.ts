@@ -4,6 +4,8 @@ import type { Logger } from '@msg/logger';
 import type { Pool, PoolClient } from 'pg';
 import { errorMessage } from '../handler-retry.js';
 import type { Bus, BusMessage } from '../types.js';
+import { outboxChannel } from './enqueue.js';
+import { createRelayWakeup, type RelayWakeup } from './relay-wakeup.js';
 import { quoteSchema } from './schema-name.js';
 
 export interface OutboxRelayOptions {
@@ -11,8 +13,21 @@ export interface OutboxRelayOptions {
   schema: string;
   bus: Bus;
   logger: Logger;
-  /** Pause between looks at an empty outbox. Default 250 ms. */
+  /**
+   * Pause between looks at an empty outbox when the relay cannot LISTEN (a pool of one
+   * connection, or the LISTEN connection is down). Default 250 ms.
+   */
   pollIntervalMs?: number;
+  /**
+   * Pause between looks while it LISTENs: commits wake it (enqueueOutbox notifies), so this only
+   * bounds how long a lost notification delays rows. Default 2 s.
+   */
+  fallbackPollMs?: number;
+  /**
+   * Whether to hold a LISTEN connection of its own, outside the pool. Default: when the pool may
+   * open more than one connection (a one-connection server would give its only session to it).
+   */
+  listen?: boolean;
   /** Rows per transaction. Default 500. */
   batchSize?: number;
   /** How long published outbox rows are kept (for diagnosis) before being deleted. Default 24 h. */
@@ -55,6 +70,11 @@ const MAX_ERROR_BACKOFF_MS = 10_000;
  * Replicas take turns through a transaction-scoped advisory lock, so rows of one key are never
  * published by two relays at once and out of order; FOR UPDATE SKIP LOCKED additionally keeps
  * any row from being taken twice.
+ *
+ * It is woken, not timed: enqueueOutbox notifies the schema's channel in the writing transaction,
+ * every relay LISTENing on a connection of its own hears it at commit, and whoever holds the turn
+ * publishes. Polling remains as a safety net (fallbackPollMs), and is all there is when the relay
+ * cannot LISTEN (pollIntervalMs).
  */
 export function createOutboxRelay({
   pool,
@@ -62,6 +82,8 @@ export function createOutboxRelay({
   bus,
   logger,
   pollIntervalMs = 250,
+  fallbackPollMs = 2_000,
+  listen = (pool.options.max ?? 10) > 1,
   batchSize = 500,
   retainPublishedMs = 24 * 3600_000,
   retainProcessedMs = 7 * 24 * 3600_000,
@@ -74,6 +96,7 @@ export function createOutboxRelay({
   let queue: Promise<unknown> = Promise.resolve();
   let loop: Promise<void> | undefined;
   let stopping: AbortController | undefined;
+  let wakeup: RelayWakeup | undefined;
 
   /** One batch at a time per relay, whether from the loop or from drain(). */
   function serialized<T>(work: () => Promise<T>): Promise<T> {
@@ -153,10 +176,10 @@ export function createOutboxRelay({
     return rows.length > 0;
   }
 
-  async function runLoop(signal: AbortSignal): Promise<void> {
+  async function runLoop(signal: AbortSignal, woken: RelayWakeup): Promise<void> {
     let failures = 0;
     while (!signal.aborted) {
-      let delay = pollIntervalMs;
+      let delay = woken.listening ? fallbackPollMs : pollIntervalMs;
       try {
         const published = await serialized(relayBatch);
         if (Date.now() - lastPurge >= purgeEveryMs) await serialized(purge);
@@ -171,8 +194,12 @@ export function createOutboxRelay({
           retryInMs: delay,
           error: errorMessage(error),
         });
+        // A notification must not cut the backoff short.
+        await sleep(delay, undefined, { signal }).catch(() => {});
+        continue;
       }
-      if (delay > 0) await sleep(delay, undefined, { signal }).catch(() => {});
+      // Notifications that came during the batch wake the next one at once: they coalesce.
+      if (delay > 0) await woken.wait(delay, signal);
     }
   }
 
@@ -180,13 +207,15 @@ export function createOutboxRelay({
     start() {
       if (loop) return;
       stopping = new AbortController();
-      loop = runLoop(stopping.signal);
+      wakeup = createRelayWakeup({ pool, channel: outboxChannel(schema), logger: log, listen });
+      loop = runLoop(stopping.signal, wakeup);
     },
 
     async stop() {
       stopping?.abort();
-      await loop;
+      await Promise.all([loop, wakeup?.close()]);
       loop = undefined;
+      wakeup = undefined;
     },
 
     purge: () => serialized(purge),

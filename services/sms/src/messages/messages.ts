@@ -1,29 +1,28 @@
 import { randomUUID } from 'node:crypto';
-import { enqueueOutbox } from '@msg/bus';
-import {
-  type AccountState,
-  makeEvent,
-  SMS_OUTBOUND_EVENT,
-  type SmsOutbound,
-  Topics,
-} from '@msg/contracts';
-import { prismaSql } from '@msg/db';
+import { type AccountState, makeEvent, SMS_OUTBOUND_EVENT, type SmsOutbound } from '@msg/contracts';
 import { NotFoundError } from '@msg/http';
+import type pg from 'pg';
 import type { PrismaClient } from '../generated/prisma/client.js';
+import { createGroupCommit } from '../group-commit.js';
+import { type AcceptedMessage, insertAcceptedMessages } from './message-store.js';
 import { type MessageView, toMessageView } from './message-view.js';
 import type { AcceptedSms } from './send-request.js';
-
-/** The Postgres schema that holds the SMS service's tables (and its outbox). */
-export const SMS_SCHEMA = 'sms';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The use cases behind the HTTP operations. A message and its sms.outbound.v1 event are written in
  * one transaction (outbox): an answered messageId is always sent, and nothing is sent that was
- * not stored.
+ * not stored. The intake is a hot path: sends that arrive together are written by one SQL
+ * statement through pg (message-store.ts, group-commit.ts); reads go through Prisma.
  */
-export function createMessages({ prisma }: { prisma: PrismaClient }) {
+export function createMessages({ prisma, pool }: { prisma: PrismaClient; pool: pg.Pool }) {
+  const intake = createGroupCommit<AcceptedMessage, void>({
+    flush: async (messages) => {
+      await insertAcceptedMessages(pool, messages);
+      return messages.map(() => undefined);
+    },
+  });
   return {
     /** Stores an accepted message and queues it for the smsc-connector; answers its id. */
     async accept(account: AccountState, sms: AcceptedSms, traceId?: string): Promise<string> {
@@ -45,23 +44,19 @@ export function createMessages({ prisma }: { prisma: PrismaClient }) {
         accountId: account.id,
         ...(traceId && { traceId }),
       });
-      await prisma.$transaction(async (tx) => {
-        await tx.message.create({
-          data: {
-            id: messageId,
-            accountId: account.id,
-            recipient: sms.to,
-            sender: sms.from,
-            text: sms.text,
-            encoding: sms.encoding,
-            parts: sms.parts,
-            callbackUrl: sms.callbackUrl ?? null,
-          },
-        });
+      await intake.add({
+        row: {
+          id: messageId,
+          accountId: account.id,
+          recipient: sms.to,
+          sender: sms.from,
+          text: sms.text,
+          encoding: sms.encoding,
+          parts: sms.parts,
+          callbackUrl: sms.callbackUrl ?? null,
+        },
         // Keyed by account: per-account order and throughput at the connector.
-        await enqueueOutbox(prismaSql(tx), SMS_SCHEMA, Topics.smsOutbound, [
-          { key: account.id, value: event },
-        ]);
+        outbound: { key: account.id, value: event },
       });
       return messageId;
     },

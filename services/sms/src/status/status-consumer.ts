@@ -8,6 +8,13 @@ export interface StatusConsumerOptions extends ApplyStatusDeps {
 }
 
 /**
+ * Reports handled at once per partition. They are keyed by message id and the bus never runs two
+ * of one key at once, so this only lets reports about different messages share a transaction
+ * (see createStatusApplier).
+ */
+const STATUS_CONCURRENCY = 64;
+
+/**
  * Follows the sms.status.v1 reports about messages this service owns (source 'sms') in the
  * consumer group 'sms-status' (replicas share the partitions); the bus checks each against the
  * topic's schema and dead-letters the malformed ones.
@@ -24,6 +31,7 @@ export async function startStatusConsumer({
     groupId: STATUS_CONSUMER,
     // A new deployment must not miss reports already waiting for it.
     fromBeginning: true,
+    concurrency: STATUS_CONCURRENCY,
     handler: async (status, event) => {
       const outcome = await applyStatus(event, status);
       log.debug('sms status handled', {

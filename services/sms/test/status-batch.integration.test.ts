@@ -1,0 +1,3 @@
+import { statusBatchScenarios } from './status-batch.scenario.js';
+
+statusBatchScenarios({ postgres: true });
