@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { type AccountState, makeEvent, SMS_OUTBOUND_EVENT, type SmsOutbound } from '@msg/contracts';
+import { createBatcher } from '@msg/db';
 import { NotFoundError } from '@msg/http';
 import type pg from 'pg';
 import type { PrismaClient } from '../generated/prisma/client.js';
-import { createGroupCommit } from '../group-commit.js';
 import { type AcceptedMessage, insertAcceptedMessages } from './message-store.js';
 import { type MessageView, toMessageView } from './message-view.js';
 import type { AcceptedSms } from './send-request.js';
@@ -14,11 +14,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * The use cases behind the HTTP operations. A message and its sms.outbound.v1 event are written in
  * one transaction (outbox): an answered messageId is always sent, and nothing is sent that was
  * not stored. The intake is a hot path: sends that arrive together are written by one SQL
- * statement through pg (message-store.ts, group-commit.ts); reads go through Prisma.
+ * statement through pg (message-store.ts, `createBatcher` of `@msg/db`); reads go through Prisma.
  */
 export function createMessages({ prisma, pool }: { prisma: PrismaClient; pool: pg.Pool }) {
-  const intake = createGroupCommit<AcceptedMessage, void>({
-    flush: async (messages) => {
+  const intake = createBatcher<AcceptedMessage, void>({
+    run: async (messages) => {
       await insertAcceptedMessages(pool, messages);
       return messages.map(() => undefined);
     },

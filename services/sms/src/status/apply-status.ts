@@ -1,11 +1,10 @@
 import { type BusMessage, enqueueOutbox } from '@msg/bus';
 import type { AccountState, EventEnvelope, SmsStatus } from '@msg/contracts';
 import { Topics } from '@msg/contracts';
-import { type Sql, withTransaction } from '@msg/db';
+import { createGroupCommit, type Sql } from '@msg/db';
 import { isClientUrl } from '@msg/http';
 import type { Logger } from '@msg/logger';
 import type pg from 'pg';
-import { createGroupCommit } from '../group-commit.js';
 import { SMS_SCHEMA } from '../messages/message-store.js';
 import { advances, isFinal, isSmsState } from '../messages/status-order.js';
 import { statusCallback } from './status-callback.js';
@@ -38,12 +37,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Applies status reports to their messages; reports handled at the same time share one
- * transaction (see applyStatusBatch and group-commit.ts).
+ * transaction (see applyStatusBatch; `createGroupCommit` of `@msg/db`).
  */
 export function createStatusApplier({ pool, ...deps }: ApplyStatusDeps) {
-  const group = createGroupCommit<StatusReport, StatusOutcome>({
-    flush: (reports) => withTransaction(pool, (client) => applyStatusBatch(client, reports, deps)),
-  });
+  const group = createGroupCommit<StatusReport, StatusOutcome>(pool, (client, reports) =>
+    applyStatusBatch(client, reports, deps),
+  );
   return (envelope: EventEnvelope, status: SmsStatus): Promise<StatusOutcome> =>
     group.add({ envelope, status });
 }
