@@ -187,7 +187,11 @@ async function startServer(
     stdio: ['pipe', 'ignore', 'pipe'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = () => stopServer(child, exited);
+  let stopping = false;
+  const stop = () => {
+    stopping = true;
+    return stopServer(child, exited);
+  };
 
   const recent: string[] = [];
   let ready = false;
@@ -203,7 +207,11 @@ async function startServer(
       }
     });
     // postgres and every process it started have exited (the watchdog holds no output).
-    lines.on('close', () => reject(new Error('postgres exited')));
+    lines.on('close', () => {
+      reject(new Error('postgres exited'));
+      // Nobody asked it to: every query fails from now on, so say why where it can be seen.
+      if (ready && !stopping) logger?.error('embedded postgres exited', { log: recent.join('\n') });
+    });
     child.on('error', reject);
   });
   let timer: NodeJS.Timeout | undefined;
