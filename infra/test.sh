@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `pnpm test`: every test of the platform. Unit and component tests, the integration tests on real
 # Postgres and a real Kafka broker (started here when none runs), and the end-to-end suite twice:
-# on the embedded defaults (PGlite + in-process bus) and on real Kafka + Postgres.
+# on the embedded defaults (embedded PostgreSQL + in-process bus) and on real Kafka + Postgres.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export TEST_DATABASE_URL=${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}

@@ -13,11 +13,13 @@ export const suiteSettings = z.object({
   DATABASE_URL: z
     .url()
     .optional()
-    .describe('Real Postgres to use instead of the embedded PGlite database.'),
+    .describe('Real Postgres to use instead of the embedded PostgreSQL server.'),
   EMBEDDED_DATA_DIR: z
     .string()
-    .default('.data/pglite')
-    .describe('Where the embedded database keeps its files; "memory" keeps nothing on disk.'),
+    .default('.data/postgres')
+    .describe(
+      'Where the embedded PostgreSQL keeps its files; "memory" uses a temporary directory removed at stop.',
+    ),
   KAFKA_BROKERS: csv()
     .optional()
     .describe('Real Kafka brokers to use instead of the in-process bus.'),

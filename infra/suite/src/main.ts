@@ -10,7 +10,7 @@ const suite = await startSuite(config, logger);
 // Its last line, "ready: <gateway URL>", is printed once the demo account works through the
 // gateway (as /readyz there then says): scripts wait for either (README).
 const banner = `
-Messaging platform is running${suite.embeddedDatabase ? ' on embedded PGlite' : ' on Postgres'} and ${
+Messaging platform is running${suite.embeddedDatabase ? ' on embedded PostgreSQL 18' : ' on Postgres'} and ${
   suite.inProcessBus ? 'the in-process bus' : 'Kafka'
 }.
 

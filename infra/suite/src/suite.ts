@@ -44,7 +44,7 @@ export interface RunningSuite {
 
 /**
  * Boots the whole platform in this process: the gateway, every service, the SMSC simulator and
- * the demo account. Without DATABASE_URL / KAFKA_BROKERS it runs on embedded PGlite and the
+ * the demo account. Without DATABASE_URL / KAFKA_BROKERS it runs on an embedded PostgreSQL server and the
  * in-process bus; with them, on real Postgres and Kafka. Services run the same code as when
  * deployed, each on its own port.
  */
@@ -59,14 +59,17 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
     const embedded = config.DATABASE_URL
       ? undefined
       : await startEmbeddedPostgres(
-          config.EMBEDDED_DATA_DIR === 'memory' ? {} : { dataDir: config.EMBEDDED_DATA_DIR },
+          config.EMBEDDED_DATA_DIR === 'memory'
+            ? { logger }
+            : { dataDir: config.EMBEDDED_DATA_DIR, logger },
         );
     if (embedded) closers.push(embedded.stop);
-    // PGlite is single-connection: in embedded mode every service shares one pool of one client.
+    // Every service of the suite shares one pool, embedded or not.
     const pool = createPool({
       url: config.DATABASE_URL ?? embedded?.url ?? '',
       applicationName: 'suite',
       ...(embedded ? embedded.poolOptions : { max: 10 }),
+      logger,
     });
     closers.push(() => pool.end());
     const bus: Bus = config.KAFKA_BROKERS

@@ -11,7 +11,8 @@ import { type Platform, startEmbedded, startProcesses } from './platform.js';
 
 /**
  * The same end-to-end suite on both ways to run the platform: the embedded default (one process,
- * PGlite, in-process bus) and the deployed shape (a process per service, real Postgres and Kafka).
+ * embedded PostgreSQL, in-process bus) and the deployed shape (a process per service, real
+ * Postgres and Kafka).
  * Every request goes through the gateway; accounts are made through the admin API and reach the
  * batch service over the accounts.v1 topic.
  */

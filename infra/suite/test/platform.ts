@@ -21,7 +21,7 @@ export interface Platform {
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const quietLogger = () => createLogger({ service: 'e2e', level: 'error' });
 
-/** The zero-setup default: one process, embedded PGlite, in-process bus. */
+/** The zero-setup default: one process, embedded PostgreSQL, in-process bus. */
 export async function startEmbedded(): Promise<Platform> {
   const suite = await startSuite(
     loadSuiteConfig({

@@ -6,8 +6,7 @@ import { createPostgresBucketStore, RATE_LIMIT_MIGRATIONS_DIR } from './postgres
 const schema = 'limits';
 const logger = createLogger({ service: 'auth-test', level: 'error' });
 
-// The embedded database is one session behind every connection: whatever a statement leaves in
-// the session (a prepared name) outlives the pg client that made it.
+// Whatever a statement leaves in a session (a prepared name) must not break the next connection.
 describe('Postgres bucket store on the embedded database', () => {
   let database: Awaited<ReturnType<typeof startEmbeddedPostgres>>;
   let pool: ReturnType<typeof createPool>;

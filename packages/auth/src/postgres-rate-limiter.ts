@@ -48,9 +48,9 @@ export function createPostgresBucketStore({
   const text = leaseSql(`${quoteSchema(schema)}."rate_limit_bucket"`);
   return {
     async lease(key, { perSecond, burst }, want, cost) {
-      // Unnamed on purpose: a named statement outlives the pg client that prepared it on the
-      // embedded database (one session behind every connection), so the next client's PREPARE of
-      // the same name fails there for good ("prepared statement ... already exists").
+      // Unnamed on purpose: the earlier embedded database (PGlite) kept one session behind every
+      // connection, where a named statement outlived the client that prepared it; unnamed works
+      // on any server, pooler included.
       const { rows } = await pool.query<{ granted: number; tokens: number }>(text, [
         key,
         perSecond,

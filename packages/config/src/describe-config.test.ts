@@ -45,7 +45,7 @@ describe('describeConfig', () => {
       },
       {
         name: 'DATABASE_URL',
-        description: 'Postgres connection URL; unset runs an embedded database (PGlite)',
+        description: 'Postgres connection URL; unset runs an embedded PostgreSQL server',
         default: undefined,
         required: false,
         secret: false,

@@ -28,7 +28,7 @@ export const serviceSettings = z.object({
 export const databaseSettings = z.object({
   DATABASE_URL: url({ protocols: ['postgres:', 'postgresql:'] })
     .optional()
-    .describe('Postgres connection URL; unset runs an embedded database (PGlite)'),
+    .describe('Postgres connection URL; unset runs an embedded PostgreSQL server'),
 });
 
 const BROKERS_RULE = 'expected a comma-separated list of host:port';

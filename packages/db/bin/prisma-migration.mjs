@@ -306,8 +306,7 @@ async function checkMigrations(services) {
             sql: await readFile(join(migrations, folder, 'migration.sql'), 'utf8'),
           })),
         );
-        // The diff's adapter connects to `migrated` but reads nothing there; run it first, as
-        // embedded Postgres takes one connection at a time.
+        // The diff's adapter connects to `migrated` but reads nothing there.
         const full = await diffDatamodels(migrated.url, null, await readFile(schema, 'utf8'));
         await apply(migrated.url, scripts);
         await apply(declared.url, [{ label: `the schema diff of ${schema}`, sql: full }]);

@@ -4,8 +4,7 @@ import { copyRowsCases } from '../test/support/copy-rows-cases.js';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres.js';
 import { createPool } from './pool.js';
 
-// Embedded Postgres (PGlite) cannot COPY over its socket: copyRows takes the unnest path there.
-describe('copyRows on embedded Postgres (INSERT ... unnest)', () => {
+describe('copyRows on embedded Postgres (COPY FROM STDIN)', () => {
   let embedded: EmbeddedPostgres;
   let pool: pg.Pool;
   beforeAll(async () => {
@@ -16,5 +15,5 @@ describe('copyRows on embedded Postgres (INSERT ... unnest)', () => {
     await pool?.end();
     await embedded?.stop();
   });
-  copyRowsCases(() => pool, false);
+  copyRowsCases(() => pool);
 });

@@ -6,8 +6,6 @@ import { from as copyFrom } from 'pg-copy-streams';
 export interface CopyColumn {
   /** Column name: lower-case letters, digits and _ (it is quoted into the statement). */
   name: string;
-  /** Postgres type of the column, e.g. 'uuid', 'integer', 'text', 'jsonb' (used by the fallback). */
-  type: string;
 }
 
 export interface CopyRowsOptions {
@@ -18,25 +16,16 @@ export interface CopyRowsOptions {
   rows: AsyncIterable<(string | null)[]> | Iterable<(string | null)[]>;
 }
 
-/** Rows per INSERT ... SELECT FROM unnest(...) statement where COPY is not available. */
-export const UNNEST_CHUNK_ROWS = 5000;
 /** Bytes of COPY text gathered before they are written to the connection. */
-const COPY_CHUNK_BYTES = 64 * 1024;
+export const COPY_CHUNK_BYTES = 64 * 1024;
 
 const COLUMN_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
-const TYPE_NAME = /^[a-z_][a-z0-9_ ]{0,62}(\(\d+(,\s*\d+)?\))?$/;
-
-// Whether a connection is PGlite, per pg client (pooled clients are reused per connection).
-const pgliteClients = new WeakMap<pg.ClientBase, boolean>();
 
 /**
  * Bulk-loads rows into `table` on `client` (usually inside a transaction) and returns how many.
  *
- * On Postgres it streams `COPY ... FROM STDIN` (text format) and waits for the connection to
- * drain, so memory stays bounded however many rows the iterable yields and however slowly it
- * yields them. Embedded Postgres (PGlite) cannot COPY over its socket (it loses protocol
- * synchronization), so there the rows go in chunks of UNNEST_CHUNK_ROWS per
- * `INSERT ... SELECT * FROM unnest($1::type[], ...)`. Which one is decided once per connection.
+ * It streams `COPY ... FROM STDIN` (text format) and waits for the connection to drain, so
+ * memory stays bounded however many rows the iterable yields and however slowly it yields them.
  *
  * An error thrown by the iterable aborts the load (COPY is failed on the server) and is
  * rethrown; the caller's transaction must then be rolled back.
@@ -46,26 +35,14 @@ export async function copyRows(
   { table, columns, rows }: CopyRowsOptions,
 ): Promise<number> {
   checkColumns(columns);
-  return (await isPglite(client))
-    ? insertWithUnnest(client, table, columns, rows)
-    : copyIn(client, table, columns, rows);
+  return copyIn(client, table, columns, rows);
 }
 
 function checkColumns(columns: CopyColumn[]): void {
   if (columns.length === 0) throw new Error('copyRows: at least one column is needed');
-  for (const { name, type } of columns) {
+  for (const { name } of columns) {
     if (!COLUMN_NAME.test(name)) throw new Error(`copyRows: invalid column name ${name}`);
-    if (!TYPE_NAME.test(type)) throw new Error(`copyRows: invalid column type ${type}`);
   }
-}
-
-async function isPglite(client: pg.PoolClient): Promise<boolean> {
-  const known = pgliteClients.get(client);
-  if (known !== undefined) return known;
-  const { rows } = await client.query<{ version: string }>('SELECT version() AS version');
-  const pglite = (rows[0]?.version ?? '').includes('PGlite');
-  pgliteClients.set(client, pglite);
-  return pglite;
 }
 
 /** One value in COPY text format: \N for null; backslash, tab, newline and CR escaped. */
@@ -115,37 +92,4 @@ async function copyIn(
   // source, destroys the COPY stream, which sends CopyFail and lets the server end the COPY.
   await pipeline(Readable.from(copyText(rows, columns.length, counter)), stream);
   return counter.rows;
-}
-
-async function insertWithUnnest(
-  client: pg.PoolClient,
-  table: string,
-  columns: CopyColumn[],
-  rows: CopyRowsOptions['rows'],
-): Promise<number> {
-  const names = columns.map((c) => `"${c.name}"`).join(', ');
-  const arrays = columns.map((c, i) => `$${i + 1}::${c.type}[]`).join(', ');
-  const text = `INSERT INTO ${table} (${names}) SELECT * FROM unnest(${arrays})`;
-  let total = 0;
-  let values: (string | null)[][] = columns.map(() => []);
-  let pending = 0;
-  const flush = async () => {
-    if (pending === 0) return;
-    await client.query(text, values);
-    total += pending;
-    values = columns.map(() => []);
-    pending = 0;
-  };
-  for await (const row of rows) {
-    if (row.length !== columns.length) {
-      throw new Error(
-        `copyRows: row ${total + pending + 1} has ${row.length} values, not ${columns.length}`,
-      );
-    }
-    for (let i = 0; i < row.length; i += 1) values[i]?.push(row[i] ?? null);
-    pending += 1;
-    if (pending >= UNNEST_CHUNK_ROWS) await flush();
-  }
-  await flush();
-  return total;
 }

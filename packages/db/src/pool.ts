@@ -4,15 +4,11 @@ import pg from 'pg';
 export interface PoolOptions {
   /** postgres:// connection string. */
   url: string;
-  /** Most connections this pool opens. Embedded Postgres (PGlite) accepts exactly one. */
+  /** Most connections this pool opens. */
   max?: number;
   /** Shown in pg_stat_activity, so an operator can tell which service holds a connection. */
   applicationName?: string;
-  /**
-   * How long an idle connection stays open; 0 keeps it forever. Embedded Postgres wants 0: its
-   * single slot is only freed after the server notices the old socket closed, so a quick
-   * reconnect could be refused.
-   */
+  /** How long an idle connection stays open; 0 keeps it forever. */
   idleTimeoutMillis?: number;
   /** Receives errors of idle connections (server restart, network cut). */
   logger?: Logger;

@@ -3,7 +3,7 @@ import type pg from 'pg';
 
 /**
  * Builds a service's generated Prisma client on an existing pg pool, so Prisma and raw pg share
- * the same connections (and, embedded, the one connection PGlite has). The pool stays owned by
+ * the same connections. The pool stays owned by
  * the caller: `$disconnect()` does not end it.
  */
 export function createPrismaClient<C>(

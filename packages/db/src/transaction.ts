@@ -2,8 +2,8 @@ import type pg from 'pg';
 
 /**
  * Runs `fn` inside BEGIN/COMMIT on one pooled connection; any throw rolls back and is rethrown.
- * Everything inside must go through the given client: with a pool of one connection (embedded
- * mode), a query on the pool itself would wait forever for the connection this transaction holds.
+ * Everything inside must go through the given client: a query on the pool itself runs outside
+ * the transaction, on another connection (or waits for one when the pool is exhausted).
  */
 export async function withTransaction<T>(
   pool: pg.Pool,

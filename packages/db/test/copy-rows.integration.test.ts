@@ -14,5 +14,5 @@ describe('copyRows on Postgres (COPY FROM STDIN)', () => {
   afterAll(async () => {
     await pool?.end();
   });
-  copyRowsCases(() => pool, true);
+  copyRowsCases(() => pool);
 });

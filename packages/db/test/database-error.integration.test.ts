@@ -87,55 +87,47 @@ describeOnEachBackend('classifying real database errors', (db) => {
     expect(classifyDatabaseError(viaPrisma)).toBeUndefined();
   });
 
-  it.runIf(db.kind === 'postgres')(
-    'when two SERIALIZABLE transactions write what the other read, then the loser is a serialization failure',
-    async () => {
-      const other = db.openAnotherPool();
-      if (!other) throw new Error('needs a second pool');
-      const serializable = (pool: typeof db.pool, name: string, ready: Promise<void>) =>
-        withTransaction(pool, async (client) => {
-          await client.query('SET TRANSACTION ISOLATION LEVEL SERIALIZABLE');
-          await client.query('SELECT count(*) FROM db_fixture.widget');
-          await ready;
-          await client.query(
-            'INSERT INTO db_fixture.widget (id, name) VALUES (gen_random_uuid(), $1)',
-            [name],
-          );
-        });
-      let bothRead: () => void = () => {};
-      const barrier = new Promise<void>((resolve) => {
-        bothRead = resolve;
+  it('when two SERIALIZABLE transactions write what the other read, then the loser is a serialization failure', async () => {
+    const other = db.openAnotherPool();
+    const serializable = (pool: typeof db.pool, name: string, ready: Promise<void>) =>
+      withTransaction(pool, async (client) => {
+        await client.query('SET TRANSACTION ISOLATION LEVEL SERIALIZABLE');
+        await client.query('SELECT count(*) FROM db_fixture.widget');
+        await ready;
+        await client.query(
+          'INSERT INTO db_fixture.widget (id, name) VALUES (gen_random_uuid(), $1)',
+          [name],
+        );
       });
-      const first = serializable(db.pool, 'a', barrier);
-      const second = serializable(other, 'b', barrier);
-      setTimeout(bothRead, 200);
-      const results = await Promise.allSettled([first, second]);
-      const failures = results.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
-      expect(failures).toHaveLength(1);
-      expect(classifyDatabaseError(failures[0])).toMatchObject({
-        kind: 'serialization',
-        sqlState: '40001',
-      });
-    },
-  );
+    let bothRead: () => void = () => {};
+    const barrier = new Promise<void>((resolve) => {
+      bothRead = resolve;
+    });
+    const first = serializable(db.pool, 'a', barrier);
+    const second = serializable(other, 'b', barrier);
+    setTimeout(bothRead, 200);
+    const results = await Promise.allSettled([first, second]);
+    const failures = results.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
+    expect(failures).toHaveLength(1);
+    expect(classifyDatabaseError(failures[0])).toMatchObject({
+      kind: 'serialization',
+      sqlState: '40001',
+    });
+  });
 
-  it.runIf(db.kind === 'postgres')(
-    'when the server terminates a busy connection, then the query fails as unavailable (57P01)',
-    async () => {
-      const victim = db.openAnotherPool();
-      if (!victim) throw new Error('needs a second pool');
-      const client = await victim.connect();
-      try {
-        const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-        const sleeping = client.query('SELECT pg_sleep(30)');
-        const failed = rejection(sleeping);
-        await db.pool.query('SELECT pg_terminate_backend($1)', [rows[0]?.pid]);
-        expect(classifyDatabaseError(await failed)).toMatchObject({ kind: 'unavailable' });
-      } finally {
-        client.release(true);
-      }
-    },
-  );
+  it('when the server terminates a busy connection, then the query fails as unavailable (57P01)', async () => {
+    const victim = db.openAnotherPool();
+    const client = await victim.connect();
+    try {
+      const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      const sleeping = client.query('SELECT pg_sleep(30)');
+      const failed = rejection(sleeping);
+      await db.pool.query('SELECT pg_terminate_backend($1)', [rows[0]?.pid]);
+      expect(classifyDatabaseError(await failed)).toMatchObject({ kind: 'unavailable' });
+    } finally {
+      client.release(true);
+    }
+  });
 
   it('when nothing listens at the database address, then pg and Prisma both fail as unavailable', async () => {
     const nowhere = createPool({ url: 'postgres://postgres@127.0.0.1:1/none', max: 1 });

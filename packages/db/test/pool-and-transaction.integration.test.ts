@@ -65,32 +65,21 @@ describeOnEachBackend('pool and transactions', (db) => {
         .then((result) => result.rows.map((row) => row.id));
 
     const other = db.openAnotherPool();
-    if (other) {
-      // Two sessions at once: the second must skip the row the first holds.
-      let releaseFirst: () => void = () => {};
-      const firstHolds = new Promise<void>((resolve) => {
-        releaseFirst = resolve;
-      });
-      let firstClaimed: number[] = [];
-      const first = withTransaction(db.pool, async (client) => {
-        firstClaimed = await claim(client);
-        await firstHolds;
-      });
-      await expect.poll(() => firstClaimed).toEqual([1]);
-      const secondClaimed = await withTransaction(other, claim);
-      releaseFirst();
-      await first;
-      expect(secondClaimed).toEqual([2]);
-    } else {
-      // Embedded: one session only, so the statement runs but nothing can compete with it.
-      const claimed = await withTransaction(db.pool, async (client) => {
-        const rows = await claim(client);
-        await client.query(`UPDATE ${table} SET claimed_by = 'me' WHERE id = ANY($1)`, [rows]);
-        return rows;
-      });
-      expect(claimed).toEqual([1]);
-      await db.pool.query(`UPDATE ${table} SET claimed_by = NULL`);
-    }
+    // Two sessions at once: the second must skip the row the first holds.
+    let releaseFirst: () => void = () => {};
+    const firstHolds = new Promise<void>((resolve) => {
+      releaseFirst = resolve;
+    });
+    let firstClaimed: number[] = [];
+    const first = withTransaction(db.pool, async (client) => {
+      firstClaimed = await claim(client);
+      await firstHolds;
+    });
+    await expect.poll(() => firstClaimed).toEqual([1]);
+    const secondClaimed = await withTransaction(other, claim);
+    releaseFirst();
+    await first;
+    expect(secondClaimed).toEqual([2]);
   });
 
   it('when a session listens and a notification is sent, then the listener receives it', async () => {
@@ -99,14 +88,15 @@ describeOnEachBackend('pool and transactions', (db) => {
       const received: { channel: string; payload?: string }[] = [];
       client.on('notification', (n) => received.push({ channel: n.channel, payload: n.payload }));
       await client.query('LISTEN db_test_channel');
-      // Embedded has one connection, so the notifying session is the listening one.
       await client.query(`SELECT pg_notify('db_test_channel', 'same session')`);
-      const other = db.openAnotherPool();
-      if (other) await other.query(`SELECT pg_notify('db_test_channel', 'other session')`);
+      await db.openAnotherPool().query(`SELECT pg_notify('db_test_channel', 'other session')`);
 
-      const expected = [{ channel: 'db_test_channel', payload: 'same session' }];
-      if (other) expected.push({ channel: 'db_test_channel', payload: 'other session' });
-      await expect.poll(() => received).toEqual(expected);
+      await expect
+        .poll(() => received)
+        .toEqual([
+          { channel: 'db_test_channel', payload: 'same session' },
+          { channel: 'db_test_channel', payload: 'other session' },
+        ]);
       await client.query('UNLISTEN *');
     } finally {
       client.release();

@@ -9,8 +9,7 @@ export interface TestRuntime extends ServiceRuntime {
 
 /**
  * What a service needs to run in a component test, as in the embedded suite: embedded Postgres
- * (one connection: never query the pool inside an open transaction), the in-process bus and an
- * error-level logger. With `databaseUrl`, real Postgres instead (integration tier).
+ * (a temporary database), the in-process bus and an error-level logger. With `databaseUrl`, real Postgres instead (integration tier).
  */
 export async function startTestRuntime({
   service,

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { batchBody, startTestBatch, TEST_DATABASE_URL, type TestBatchService } from './support.js';
 
 /**
- * Cancel racing the start of a scheduled batch, on real Postgres (PGlite is one session, so it
- * cannot show two transactions contending for the batch row). Exactly one side wins each race:
+ * Cancel racing the start of a scheduled batch, on real Postgres: two transactions contending for
+ * the batch row. Exactly one side wins each race:
  * either the cancel answers 200 and the batch never expands a message, or it answers 409 and the
  * batch runs to the end without a batch.canceled event.
  */

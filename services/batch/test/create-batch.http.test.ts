@@ -551,7 +551,7 @@ describe('createBatch: the body as bytes', () => {
       req.write(big.subarray(0, Math.floor(big.length / 2)));
       setTimeout(() => req.destroy(), 300);
     });
-    // On embedded Postgres this waits for the upload's transaction to end (one connection).
+    // Give the server time to roll back the aborted upload's transaction.
     await new Promise((r) => setTimeout(r, 200));
     expect(await messageCount()).toBe(before);
     expect(await batchCount(account.id)).toBe(0);

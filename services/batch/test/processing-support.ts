@@ -25,7 +25,7 @@ export const TEST_CONFIG: WorkerConfig = {
   BATCH_RETENTION: 7 * 24 * 3_600_000,
 };
 
-/** Embedded Postgres with the batch schema migrated; one pool of one connection. */
+/** Embedded Postgres with the batch schema migrated. */
 export async function startProcessingDatabase() {
   const runtime = await startTestRuntime({ service: 'batch-processing' });
   await migrateBatchSchema(runtime.pool);

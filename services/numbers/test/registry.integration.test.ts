@@ -8,7 +8,7 @@ import { createRegistry } from '../src/registry/registry.js';
 import { migrateNumbers } from '../src/service.js';
 import { fixture, SAMPLE_SNAPSHOT, testLogger } from './support.js';
 
-// Real Postgres: several connections at once, which embedded PGlite cannot show.
+// Real Postgres (the integration tier): several connections at once.
 const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const databaseName = `numbers_it_${randomBytes(4).toString('hex')}`;
 let admin: pg.Pool;

@@ -26,7 +26,7 @@ export interface RelayWakeupOptions {
   logger: Logger;
   /**
    * Whether to hold a LISTEN connection of its own (outside the pool, but to the same server).
-   * Off for a server that takes one connection (embedded PGlite: max 1), where it would hold the
+   * Off for a pool of one connection (a server that allows no more), where it would hold the
    * only session: the relay then polls.
    */
   listen: boolean;

@@ -33,8 +33,7 @@ export interface MigrateOptions {
  * applied now (none when up to date). Each migration runs in its own transaction with
  * `search_path` set to the schema, like Prisma with `?schema=<schema>`.
  *
- * Uses ONE connection throughout (the advisory lock is held by that session), so it also works
- * on the embedded single-connection pool — provided nothing else holds that connection.
+ * Uses ONE connection throughout: the advisory lock is held by that session.
  */
 export async function migrate({
   pool,

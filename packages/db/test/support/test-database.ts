@@ -11,8 +11,8 @@ export type BackendKind = 'postgres' | 'embedded';
  * - postgres: the real server at TEST_DATABASE_URL, in a scratch database created for the test
  *   file and dropped afterwards (service schemas have fixed names like "admin", which must not
  *   meet another test run's);
- * - embedded: a fresh in-memory PGlite behind pglite-socket, reached through ONE pool of one
- *   connection, exactly as the embedded platform uses it.
+ * - embedded: a fresh embedded PostgreSQL server (startEmbeddedPostgres, temporary directory),
+ *   reached through a pool with its poolOptions, as the embedded platform uses it.
  */
 export function describeOnEachBackend(title: string, body: (db: TestDatabase) => void): void {
   for (const kind of ['postgres', 'embedded'] as const) {
@@ -25,8 +25,8 @@ export interface TestDatabase {
   readonly url: string;
   /** The file's shared pool. */
   readonly pool: pg.Pool;
-  /** Another pool on the same database, or null where only one connection exists (embedded). */
-  openAnotherPool(): pg.Pool | null;
+  /** Another pool on the same database (other sessions, for locks and concurrency). */
+  openAnotherPool(): pg.Pool;
   /** A schema name no other test uses. */
   uniqueSchema(prefix?: string): string;
 }
@@ -60,7 +60,6 @@ function useTestDatabase(kind: BackendKind): TestDatabase {
       return current().pool;
     },
     openAnotherPool() {
-      if (kind === 'embedded') return null;
       const pool = createPool({ url: current().url, max: 4, applicationName: 'db-test' });
       extraPools.push(pool);
       return pool;

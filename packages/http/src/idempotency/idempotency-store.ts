@@ -85,7 +85,7 @@ interface KeyRow {
 
 /**
  * Idempotency keys in Postgres, so every replica sees the same keys. Each call is one statement
- * on the pool (never inside a transaction of the operation: the embedded pool has one connection).
+ * on the pool, outside any transaction of the operation.
  */
 export function createPostgresIdempotencyStore({
   pool,

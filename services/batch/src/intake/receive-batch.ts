@@ -14,11 +14,11 @@ import { checkRecipient } from './recipient-rules.js';
 export const MAX_RECIPIENTS = 1_000_000;
 
 const MESSAGE_COLUMNS = [
-  { name: 'batch_id', type: 'uuid' },
-  { name: 'seq', type: 'integer' },
-  { name: 'phone_number', type: 'text' },
-  { name: 'external_message_id', type: 'text' },
-  { name: 'fields', type: 'jsonb' },
+  { name: 'batch_id' },
+  { name: 'seq' },
+  { name: 'phone_number' },
+  { name: 'external_message_id' },
+  { name: 'fields' },
 ];
 
 export interface ReceiveBatchOptions {
