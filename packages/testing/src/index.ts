@@ -2,4 +2,12 @@
 export { accountState } from './account-state.js';
 export { startTestRuntime, type TestRuntime } from './embedded-runtime.js';
 export { eventually } from './eventually.js';
+export {
+  buildJsmppSmsc,
+  type JsmppSmsc,
+  type JsmppSmscOptions,
+  type JsmppSubmit,
+  jsmppSmscMissing,
+  startJsmppSmsc,
+} from './jsmpp-smsc.js';
 export { publishAccount } from './publish-account.js';

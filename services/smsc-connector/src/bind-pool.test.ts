@@ -1,24 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import { fakeBind } from '../test/support.js';
 import { ShuttingDownError } from './abortable-sleep.js';
 import { createBindPool } from './bind-pool.js';
-import type { SmppBind } from './smpp-bind.js';
 import { createWindow } from './window.js';
-
-function fakeBind(name: string, isBound: boolean): SmppBind {
-  return {
-    name,
-    scope: name,
-    isBound,
-    windowInUse: 0,
-    submit: async () => ({ status: 0, messageId: null }),
-    start: () => {},
-    stop: async () => {},
-  };
-}
 
 describe('createBindPool', () => {
   it('when several binds are bound, then acquire goes round-robin over them and skips unbound ones', async () => {
-    const pool = createBindPool([fakeBind('a', true), fakeBind('b', false), fakeBind('c', true)]);
+    const pool = createBindPool([
+      fakeBind('a', { isBound: true }),
+      fakeBind('b', { isBound: false }),
+      fakeBind('c', { isBound: true }),
+    ]);
     const signal = new AbortController().signal;
     const names = [];
     for (let i = 0; i < 4; i++) names.push((await pool.acquire(signal)).name);
@@ -26,7 +18,7 @@ describe('createBindPool', () => {
   });
 
   it('when no bind is bound, then acquire waits until one binds', async () => {
-    const bind = { ...fakeBind('a', false) };
+    const bind = { ...fakeBind('a', { isBound: false }) };
     const pool = createBindPool([bind]);
     let acquired = false;
     const waiting = pool.acquire(new AbortController().signal).then(() => {
@@ -42,7 +34,7 @@ describe('createBindPool', () => {
   });
 
   it('when the connector stops while a caller waits, then acquire throws ShuttingDownError', async () => {
-    const pool = createBindPool([fakeBind('a', false)]);
+    const pool = createBindPool([fakeBind('a', { isBound: false })]);
     const stopping = new AbortController();
     const waiting = pool.acquire(stopping.signal);
     stopping.abort();

@@ -1,4 +1,4 @@
-import { ShuttingDownError } from './abortable-sleep.js';
+import { ShuttingDownError, whenAborted } from './abortable-sleep.js';
 import type { SmppBind } from './smpp-bind.js';
 
 /**
@@ -29,12 +29,11 @@ export function createBindPool(binds: readonly SmppBind[]) {
           }
         }
         await new Promise<void>((resolve) => {
-          const wake = () => {
-            signal.removeEventListener('abort', wake);
+          const forget = whenAborted(signal, resolve);
+          waiters.push(() => {
+            forget();
             resolve();
-          };
-          waiters.push(wake);
-          signal.addEventListener('abort', wake, { once: true });
+          });
         });
       }
     },

@@ -17,7 +17,6 @@ export interface DeliverHandlerOptions {
   logger: Logger;
 }
 
-const text = (value: unknown) => (typeof value === 'string' ? value : '');
 const num = (value: unknown) => (typeof value === 'number' ? value : 0);
 
 /**
@@ -66,8 +65,8 @@ export function createDeliverHandler({ pool, metrics, logger }: DeliverHandlerOp
       return;
     }
     metrics.inbound.inc();
-    const from = fromSmppAddress(num(pdu.source_addr_ton), text(pdu.source_addr));
-    const to = fromSmppAddress(num(pdu.dest_addr_ton), text(pdu.destination_addr));
+    const from = fromSmppAddress(wire.source);
+    const to = fromSmppAddress(wire.destination);
     const received = {
       from,
       to,

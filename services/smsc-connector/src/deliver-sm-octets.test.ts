@@ -16,10 +16,25 @@ describe('readDeliverSmOctets', () => {
   it('when short_message holds the text, then its octets come back with esm_class and data_coding', () => {
     const octets = Buffer.from('0500030a0201004100', 'hex');
     expect(readDeliverSmOctets(deliverSm(octets))).toEqual({
+      source: { ton: 1, octets: Buffer.from('46701112233') },
+      destination: { ton: 1, octets: Buffer.from('46709998877') },
       esmClass: 0x40,
       dataCoding: 8,
       payload: octets,
     });
+  });
+
+  it('when the source address is alphanumeric GSM-7, then its TON and raw octets come back', () => {
+    const gsm = Buffer.from('0e7361', 'hex'); // 'Åsa' in GSM-7
+    const pdu = deliverSmOctets({
+      sourceAddr: gsm,
+      sourceTon: 5,
+      destinationAddr: '46709998877',
+      esmClass: 0,
+      dataCoding: 0,
+      shortMessage: Buffer.from('hi'),
+    });
+    expect(readDeliverSmOctets(pdu)?.source).toEqual({ ton: 5, octets: gsm });
   });
 
   it('when short_message is empty, then the message_payload TLV is read', () => {

@@ -2,7 +2,16 @@
 const MESSAGE_PAYLOAD_TAG = 0x0424;
 const HEADER_OCTETS = 16;
 
+/** An address field as received: its TON and the octets of its C-octet string. */
+export interface WireAddress {
+  ton: number;
+  octets: Buffer;
+}
+
 export interface DeliverSmOctets {
+  /** source_addr and destination_addr, undecoded: the `smpp` package reads them as ASCII. */
+  source: WireAddress;
+  destination: WireAddress;
   esmClass: number;
   dataCoding: number;
   /** short_message, or the message_payload TLV when short_message is empty. */
@@ -10,7 +19,7 @@ export interface DeliverSmOctets {
 }
 
 /**
- * Reads esm_class, data_coding and the message octets from a whole deliver_sm PDU (header
+ * Reads the addresses, esm_class, data_coding and the message octets from a whole deliver_sm PDU (header
  * included), following the mandatory parameter layout of SMPP 3.4 §4.6.1. Returns undefined
  * when the PDU is shorter than its fields say.
  */
@@ -19,7 +28,9 @@ export function readDeliverSmOctets(pdu: Buffer): DeliverSmOctets | undefined {
   const cstring = () => {
     const end = pdu.indexOf(0, at);
     if (end < 0) throw new RangeError('unterminated C-octet string');
+    const octets = Buffer.from(pdu.subarray(at, end));
     at = end + 1;
+    return octets;
   };
   const octet = () => {
     const value = pdu[at];
@@ -29,12 +40,12 @@ export function readDeliverSmOctets(pdu: Buffer): DeliverSmOctets | undefined {
   };
   try {
     cstring(); // service_type
-    octet(); // source_addr_ton
+    const sourceTon = octet();
     octet(); // source_addr_npi
-    cstring(); // source_addr
-    octet(); // dest_addr_ton
+    const source = { ton: sourceTon, octets: cstring() };
+    const destinationTon = octet();
     octet(); // dest_addr_npi
-    cstring(); // destination_addr
+    const destination = { ton: destinationTon, octets: cstring() };
     const esmClass = octet();
     octet(); // protocol_id
     octet(); // priority_flag
@@ -54,7 +65,7 @@ export function readDeliverSmOctets(pdu: Buffer): DeliverSmOctets | undefined {
       if (tag === MESSAGE_PAYLOAD_TAG) payload = pdu.subarray(at + 4, at + 4 + length);
       at += 4 + length;
     }
-    return { esmClass, dataCoding, payload: Buffer.from(payload) };
+    return { source, destination, esmClass, dataCoding, payload: Buffer.from(payload) };
   } catch {
     return undefined;
   }

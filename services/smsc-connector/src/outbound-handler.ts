@@ -7,7 +7,7 @@ import { ESM_CLASS_UDHI, SmppSplitError, splitForSmpp } from '@msg/sms-text';
 import type pg from 'pg';
 import type { BindPool } from './bind-pool.js';
 import type { ConnectorMetrics } from './metrics.js';
-import { toSmppAddress } from './smpp-address.js';
+import { type SmppAddress, SmppAddressError, toSmppAddress } from './smpp-address.js';
 import { BindLostError, type SmppBind } from './smpp-bind.js';
 import { isRetryableSubmitStatus, SmppStatus, statusLabel } from './smpp-status.js';
 import {
@@ -106,28 +106,30 @@ export function createOutboundHandler(options: OutboundHandlerOptions) {
   async function submitMessage(message: SmsOutbound): Promise<SubmissionOutcome> {
     const first = await binds.acquire(signal);
     let split: ReturnType<typeof splitForSmpp>;
+    let source: SmppAddress;
+    let destination: SmppAddress;
     try {
       split = splitForSmpp(message.text, { reference: nextReference(first) });
+      source = toSmppAddress(message.from);
+      destination = toSmppAddress(message.to);
     } catch (error) {
-      if (!(error instanceof SmppSplitError)) throw error;
+      if (!(error instanceof SmppSplitError || error instanceof SmppAddressError)) throw error;
       return {
         message,
-        parts: error.parts ?? 0,
+        parts: error instanceof SmppSplitError ? (error.parts ?? 0) : 0,
         bindName: null,
         accepted: [],
         error: { description: `message not submittable: ${error.message}` },
         at: new Date(),
       };
     }
-    const source = toSmppAddress(message.from);
-    const destination = toSmppAddress(message.to);
     const accepted: AcceptedPart[] = [];
     let bind = first;
     for (const [index, part] of split.parts.entries()) {
       const fields = {
         source_addr_ton: source.ton,
         source_addr_npi: source.npi,
-        source_addr: source.addr,
+        source_addr: source.addr, // a Buffer: GSM-7 octets for TON 5, not the package's ASCII
         dest_addr_ton: destination.ton,
         dest_addr_npi: destination.npi,
         destination_addr: destination.addr,

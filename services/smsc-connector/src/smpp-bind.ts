@@ -60,6 +60,8 @@ export function createSmppBind(options: SmppBindOptions): SmppBind {
   let failures = 0;
   let reconnectTimer: NodeJS.Timeout | undefined;
   let enquireTimer: NodeJS.Timeout | undefined;
+  /** Deadline of the enquire_link in flight; cleared with the session it belongs to. */
+  let enquireDeadline: NodeJS.Timeout | undefined;
   let lastActivity = Date.now();
   /** Rejecters of submits awaiting their response on the current session. */
   const outstanding = new Set<(error: Error) => void>();
@@ -136,6 +138,8 @@ export function createSmppBind(options: SmppBindOptions): SmppBind {
       if (session !== current) return;
       session = null;
       clearTimeout(enquireTimer);
+      // The enquire_link may be unanswered because the session closed: that is no news.
+      clearTimeout(enquireDeadline);
       setBound(false);
       for (const reject of outstanding) reject(new BindLostError('smpp session closed'));
       outstanding.clear();
@@ -159,12 +163,13 @@ export function createSmppBind(options: SmppBindOptions): SmppBind {
         return;
       }
       // A peer that does not answer enquire_link is gone even if TCP has not noticed yet.
-      const deadline = setTimeout(() => {
+      enquireDeadline = setTimeout(() => {
+        if (session !== current) return;
         logger.warn('smpp enquire_link unanswered');
         current.destroy();
       }, timings.responseTimeoutMs);
       current.enquire_link({}, () => {
-        clearTimeout(deadline);
+        clearTimeout(enquireDeadline);
         scheduleEnquireLink(current);
       });
     }, timings.enquireLinkMs);
@@ -221,6 +226,7 @@ export function createSmppBind(options: SmppBindOptions): SmppBind {
     stopped = true;
     clearTimeout(reconnectTimer);
     clearTimeout(enquireTimer);
+    clearTimeout(enquireDeadline);
     const current = session;
     if (!current) return;
     await new Promise<void>((resolve) => {

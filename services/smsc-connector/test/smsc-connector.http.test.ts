@@ -15,11 +15,12 @@ import { createDeliverHandler } from '../src/deliver-handler.js';
 import { createConnectorMetrics } from '../src/metrics.js';
 import { createOutboundHandler } from '../src/outbound-handler.js';
 import { type SmscConnector, startSmscConnector } from '../src/service.js';
-import type { SmppBind } from '../src/smpp-bind.js';
 import {
   collectEvents,
   deliverSmOctets,
   eventually,
+  fakeBind,
+  fakeDeliverSm,
   outbound,
   publishOutbound,
 } from './support.js';
@@ -118,6 +119,39 @@ describe('outbound SMS', () => {
       smscMessageIds: [submit?.messageId],
       parts: 1,
     });
+  });
+
+  it('when the sender is alphanumeric with Å, then source_addr carries its GSM-7 septets (TON 5), not Latin-1', async () => {
+    const smsc = await simulator();
+    await connector(smsc);
+    const message = outbound({ from: 'Åsa Ödlund' });
+
+    await publishOutbound(bus, message);
+
+    await eventually(() =>
+      expect(events.of(message.messageId).map((s) => s.state)).toEqual(['submitted', 'delivered']),
+    );
+    const [submit] = submitsTo(smsc, message.to);
+    expect(submit).toMatchObject({ sourceAddrTon: 5, sourceAddrNpi: 0 });
+    // The simulator reads the field as Latin-1, so each octet is one character: Å 0E, Ö 5C.
+    expect(Buffer.from(submit?.sourceAddr ?? '', 'latin1').toString('hex')).toBe(
+      '0e7361205c646c756e64',
+    );
+  });
+
+  it('when an alphanumeric sender holds @ (septet 0, the end of a C-octet string), then the message fails by name and nothing is submitted', async () => {
+    const smsc = await simulator();
+    await connector(smsc);
+    const message = outbound({ from: 'a@b' });
+
+    await publishOutbound(bus, message);
+
+    await eventually(() => expect(events.of(message.messageId)).toHaveLength(1));
+    expect(events.of(message.messageId)[0]).toMatchObject({
+      state: 'failed',
+      error: { description: expect.stringContaining('message not submittable') },
+    });
+    expect(submitsTo(smsc, message.to)).toEqual([]);
   });
 
   it('when a 200-character GSM-7 text is published, then two concatenated parts go out and one delivered follows both receipts', async () => {
@@ -388,15 +422,9 @@ describe('submit refused', () => {
   it('when the SMSC answers submit_sm with a permanent error, then failed is published with the SMPP status', async () => {
     const smsc = await simulator();
     await connector(smsc);
-    const refusing: SmppBind = {
-      name: 'refusing',
-      scope: 'refusing@test',
-      isBound: true,
-      windowInUse: 0,
+    const refusing = fakeBind('refusing', {
       submit: async () => ({ status: 0x0b, messageId: null }),
-      start: () => {},
-      stop: async () => {},
-    };
+    });
     const handle = createOutboundHandler({
       pool,
       binds: createBindPool([refusing]),
@@ -437,15 +465,7 @@ describe('concatenated inbound SMS', () => {
       metrics: createConnectorMetrics(new Registry(), () => []),
       logger,
     });
-    const bind: SmppBind = {
-      name: 'direct',
-      scope: 'direct@test',
-      isBound: true,
-      windowInUse: 0,
-      submit: async () => ({ status: 0, messageId: null }),
-      start: () => {},
-      stop: async () => {},
-    };
+    const bind = fakeBind('direct');
     const part = (seq: number, text: string) => {
       const shortMessage = Buffer.concat([
         Buffer.from([0x05, 0x00, 0x03, 0x7a, 2, seq]),
@@ -458,22 +478,14 @@ describe('concatenated inbound SMS', () => {
         dataCoding: 8,
         shortMessage,
       });
-      return {
-        octets,
-        pdu: {
-          command: 'deliver_sm',
-          command_status: 0,
-          sequence_number: seq,
-          source_addr_ton: 1,
-          source_addr: '46701230000',
-          dest_addr_ton: 1,
-          destination_addr: '46705550000',
-          esm_class: 0x40,
-          response: () => {
-            throw new Error('not used');
-          },
-        },
-      };
+      return fakeDeliverSm(octets, {
+        sequence_number: seq,
+        source_addr_ton: 1,
+        source_addr: '46701230000',
+        dest_addr_ton: 1,
+        destination_addr: '46705550000',
+        esm_class: 0x40,
+      });
     };
 
     await handle(bind, part(2, 'world 🌍'));
@@ -483,6 +495,46 @@ describe('concatenated inbound SMS', () => {
     await eventually(() =>
       expect(events.inbound.filter((i) => i.to === '+46705550000')).toEqual([
         expect.objectContaining({ from: '+46701230000', text: 'Hello world 🌍' }),
+      ]),
+    );
+  });
+});
+
+describe('inbound addresses', () => {
+  it('when an alphanumeric sender arrives as GSM-7 octets, then SmsInbound.from has its å ä ö', async () => {
+    const smsc = await simulator();
+    await connector(smsc);
+    const handle = createDeliverHandler({
+      pool,
+      metrics: createConnectorMetrics(new Registry(), () => []),
+      logger,
+    });
+    const bind = fakeBind('direct');
+    // 'Åsa Öhlund' in GSM 03.38 septets: Å is 0E, Ö is 5C.
+    const sender = Buffer.from('0e7361205c686c756e64', 'hex');
+    const octets = deliverSmOctets({
+      sourceAddr: sender,
+      sourceTon: 5,
+      destinationAddr: '46705550001',
+      esmClass: 0,
+      dataCoding: 0,
+      shortMessage: Buffer.from('Hej'),
+    });
+    await handle(
+      bind,
+      fakeDeliverSm(octets, {
+        // What the `smpp` package makes of the fields: ASCII, so 0E stays a control character.
+        source_addr_ton: 5,
+        source_addr: sender.toString('ascii'),
+        dest_addr_ton: 1,
+        destination_addr: '46705550001',
+        esm_class: 0,
+      }),
+    );
+
+    await eventually(() =>
+      expect(events.inbound.filter((i) => i.to === '+46705550001')).toEqual([
+        expect.objectContaining({ from: 'Åsa Öhlund', text: 'Hej' }),
       ]),
     );
   });

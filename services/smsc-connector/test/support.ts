@@ -1,5 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Bus } from '@msg/bus';
+import { createKafkaBus } from '@msg/bus';
 import {
   makeEvent,
   SMS_OUTBOUND_EVENT,
@@ -8,11 +9,18 @@ import {
   type SmsStatus,
   Topics,
 } from '@msg/contracts';
+import { createPool } from '@msg/db';
+import type { Logger } from '@msg/logger';
+import type pg from 'pg';
 import { vi } from 'vitest';
+import type { DeliverSm, SmppBind } from '../src/smpp-bind.js';
 
-/** Polls until `check` stops throwing (an expect inside it), or rethrows its last error. */
-export async function eventually(check: () => unknown, timeoutMs = 15_000): Promise<void> {
-  await vi.waitFor(check, { timeout: timeoutMs, interval: 25 });
+/**
+ * Polls until `check` stops throwing (an expect inside it) and answers what it returned, or
+ * rethrows its last error.
+ */
+export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 15_000): Promise<T> {
+  return await vi.waitFor(check, { timeout: timeoutMs, interval: 25 });
 }
 
 let numberSeq = 0;
@@ -89,17 +97,20 @@ function isInbound(payload: unknown): payload is SmsInbound {
 
 /** The octets of a deliver_sm (SMPP 3.4 §4.6.1), for feeding the deliver_sm handler directly. */
 export function deliverSmOctets(fields: {
-  sourceAddr: string;
+  /** A string is written as ASCII digits; a Buffer as is (GSM-7 septets for TON 5). */
+  sourceAddr: string | Buffer;
+  sourceTon?: number;
   destinationAddr: string;
   esmClass: number;
   dataCoding: number;
   shortMessage: Buffer;
   tlvs?: Buffer;
 }): Buffer {
-  const cstr = (s: string) => Buffer.from(`${s}\0`, 'latin1');
+  const cstr = (s: string | Buffer) =>
+    Buffer.concat([typeof s === 'string' ? Buffer.from(s, 'latin1') : s, Buffer.from([0])]);
   const body = Buffer.concat([
     cstr(''),
-    Buffer.from([1, 1]),
+    Buffer.from([fields.sourceTon ?? 1, fields.sourceTon === 5 ? 0 : 1]),
     cstr(fields.sourceAddr),
     Buffer.from([1, 1]),
     cstr(fields.destinationAddr),
@@ -114,4 +125,63 @@ export function deliverSmOctets(fields: {
   header.writeUInt32BE(16 + body.length, 0);
   header.writeUInt32BE(0x05, 4);
   return Buffer.concat([header, body]);
+}
+
+/** A bind without a session, bound unless told otherwise, that accepts every submit without an id. */
+export function fakeBind(name: string, overrides: Partial<SmppBind> = {}): SmppBind {
+  return {
+    name,
+    scope: `${name}@test`,
+    isBound: true,
+    windowInUse: 0,
+    submit: async () => ({ status: 0, messageId: null }),
+    start: () => {},
+    stop: async () => {},
+    ...overrides,
+  };
+}
+
+/** A deliver_sm as a bind hands it over: its octets and the fields the `smpp` package parsed. */
+export function fakeDeliverSm(octets: Buffer, fields: Record<string, unknown>): DeliverSm {
+  return {
+    octets,
+    pdu: {
+      command: 'deliver_sm',
+      command_status: 0,
+      sequence_number: 1,
+      ...fields,
+      response: () => {
+        throw new Error('not used');
+      },
+    },
+  };
+}
+
+/**
+ * A database of its own on the real Postgres server (`TEST_DATABASE_URL`; the schema name is
+ * fixed, so runs cannot share one) and a bus on the real Kafka broker (`TEST_KAFKA_BROKERS`).
+ */
+export async function startRealInfrastructure(name: string, logger: Logger) {
+  const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const brokers = (process.env.TEST_KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
+  const run = randomBytes(4).toString('hex');
+  const databaseName = `msg_${name.replaceAll('-', '_')}_${run}`;
+  const admin: pg.Pool = createPool({ url: adminUrl, max: 1, applicationName: `${name}-admin` });
+  await admin.query(`CREATE DATABASE "${databaseName}"`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${databaseName}`;
+  const pool = createPool({ url: url.href, max: 4, applicationName: name });
+  const bus = createKafkaBus({ brokers, clientId: `${name}-${run}`, logger });
+  return {
+    pool,
+    bus,
+    /** Unique per run: consumer groups of their own, as the broker keeps earlier runs' events. */
+    run,
+    async close() {
+      await bus.close();
+      await pool.end();
+      await admin.query(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
+      await admin.end();
+    },
+  };
 }
