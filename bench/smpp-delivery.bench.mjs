@@ -1,15 +1,22 @@
 // The SMS delivery path apart from HTTP intake (issue 11), in one run against one SMSC process:
 //  1. floor: a bare `smpp` client (smpp-raw-client.mjs), window 50, receipts on, N submit_sm;
 //  2. the platform (`infra/suite`, one process: gateway + every service + connector) bound to the
-//     same SMSC with `window=50&tps=10000` and the account's limit lifted: N sends are accepted
-//     while the SMSC refuses binds, then it accepts them and the first to the last submit_sm are
-//     timed at the SMSC; also how long until every message reads a final status through the API.
-//     On real Postgres + Kafka and on the embedded default (no DATABASE_URL / KAFKA_BROKERS);
+//     same SMSC with `window=50&tps=10000` and the account's limit lifted: the SMSC drops and
+//     refuses the bind, N sends are accepted through the gateway, then binds are let through and
+//     the first to the last submit_sm are timed at the SMSC; also how long until every message
+//     reads a final status through the API (receipts included). On real Postgres + Kafka and on
+//     the embedded default (no DATABASE_URL / KAFKA_BROKERS);
 //  3. a configured 100/s account limit over a 60 s window (Postgres + Kafka, simulator): sends are
 //     offered at ~150/s, so the connector's pacing is what shapes the submit rate;
 //  4. a CPU profile of the suite process during the delivery run on Postgres + Kafka.
 // Every row is a ratio to the floor of the same run: absolute rates on a shared 2-core machine
-// move with whatever else runs (the load average is reported beside them).
+// move with whatever else runs (the load average is reported beside them). Against each SMSC
+// (simulator, then jsmpp) the whole sequence runs once; on the busy 2-core machine of issue 11's
+// "before" that was ~10 min for the simulator and ~8 min for jsmpp, mostly intake and waiting
+// for receipts of the slow platform — narrow it with the options below.
+//
+//   pnpm bench smpp-delivery
+//   SMPP_BENCH_SMSCS=jsmpp SMPP_BENCH_STORES=postgres pnpm bench smpp-delivery
 //
 // Options (environment):
 //   SMPP_BENCH_COUNT=5000            messages per delivery run (floor and platform)
