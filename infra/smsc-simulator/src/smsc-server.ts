@@ -76,6 +76,8 @@ function emptyStats(): SmscStats {
     bindsRefused: 0,
     boundSessions: 0,
     submits: 0,
+    firstSubmitAt: null,
+    lastSubmitAt: null,
     throttled: 0,
     queueFull: 0,
     receiptsSent: 0,
@@ -341,6 +343,8 @@ export function createSmscServer(options: SmscServerOptions): SmscServer {
       ...stats,
       boundSessions: [...connections].filter((c) => c.mode !== null && !c.closing).length,
       receiptsPending: countPending(),
+      firstSubmitAt: recorded[0]?.receivedAt ?? null,
+      lastSubmitAt: recorded.at(-1)?.receivedAt ?? null,
     }),
     rules: () => rules,
     setRules(next) {

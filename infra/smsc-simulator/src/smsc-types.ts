@@ -29,6 +29,10 @@ export interface SmscStats {
   boundSessions: number;
   /** submit_sm answered with a message id. */
   submits: number;
+  /** When the first and the last of those arrived (ISO 8601); null before any. Benchmarks time
+   * a run from them without fetching every recorded submit. */
+  firstSubmitAt: string | null;
+  lastSubmitAt: string | null;
   /** submit_sm answered ESME_RTHROTTLED. */
   throttled: number;
   /** submit_sm answered ESME_RMSGQFUL. */

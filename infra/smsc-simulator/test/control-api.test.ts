@@ -105,12 +105,32 @@ describe('inspection and settings', () => {
     expect(stats.body).toMatchObject({ binds: 1, submits: 1, boundSessions: 1, throttled: 0 });
   });
 
+  it('when submits were made, then GET /stats gives the times of the first and the last', async () => {
+    const client = await boundClient();
+    expect(simulator.stats()).toMatchObject({ firstSubmitAt: null, lastSubmitAt: null });
+    await client.request('submit_sm', submitFields({ short_message: 'one' }));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await client.request('submit_sm', submitFields({ short_message: 'two' }));
+    const [first, last] = simulator.submits();
+    const stats = await control(simulator.controlUrl, 'GET', '/stats');
+    expect(stats.body).toMatchObject({
+      firstSubmitAt: first?.receivedAt,
+      lastSubmitAt: last?.receivedAt,
+    });
+    expect(Date.parse(last?.receivedAt ?? '')).toBeGreaterThan(Date.parse(first?.receivedAt ?? ''));
+  });
+
   it('when reset is posted, then recorded submits and counters are cleared', async () => {
     const client = await boundClient();
     await client.request('submit_sm', submitFields({ short_message: 'one' }));
     expect((await control(simulator.controlUrl, 'POST', '/reset')).status).toBe(204);
     expect((await control(simulator.controlUrl, 'GET', '/submits')).body).toEqual([]);
-    expect(simulator.stats()).toMatchObject({ binds: 0, submits: 0, boundSessions: 1 });
+    expect(simulator.stats()).toMatchObject({
+      binds: 0,
+      submits: 0,
+      firstSubmitAt: null,
+      boundSessions: 1,
+    });
   });
 
   it('when rules are malformed, then PUT /rules answers 400 and keeps the old rules', async () => {
