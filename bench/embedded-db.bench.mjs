@@ -77,6 +77,45 @@ async function databaseStartup(repo) {
   };
 }
 
+const TRANSACTIONS = 2000;
+
+/**
+ * The database alone under the suite's kind of work: TRANSACTIONS short transactions (insert a
+ * row, update it, read it back) from 16 concurrent callers on the repo's embedded database with
+ * its pool options. Wall time is noisy on a shared machine; the CPU time this Node process spent
+ * is not, and it is what the one-process suite pays (PGlite runs inside it, PostgreSQL beside it).
+ */
+export async function databaseWork(repo) {
+  const dist = join(repo, 'packages/db/dist/index.js');
+  const script = `
+    const { startEmbeddedPostgres, createPool, withTransaction } = await import(${JSON.stringify(dist)});
+    const db = await startEmbeddedPostgres();
+    const pool = createPool({ url: db.url, ...db.poolOptions });
+    await pool.query('CREATE TABLE item (id INTEGER PRIMARY KEY, status TEXT, n INTEGER)');
+    let next = 0;
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    const worker = async () => {
+      while (next < ${TRANSACTIONS}) {
+        const id = next++;
+        await withTransaction(pool, async (c) => {
+          await c.query('INSERT INTO item VALUES ($1, $2, 0)', [id, 'accepted']);
+          await c.query('UPDATE item SET status = $2, n = n + 1 WHERE id = $1', [id, 'submitted']);
+          await c.query('SELECT status, n FROM item WHERE id = $1', [id]);
+        });
+      }
+    };
+    await Promise.all(Array.from({ length: 16 }, worker));
+    const ms = performance.now() - started;
+    const used = process.cpuUsage(cpu);
+    await pool.end();
+    await db.stop();
+    process.stdout.write(JSON.stringify({ perSecond: ${TRANSACTIONS} / (ms / 1000), cpuMsPer1000: (used.user + used.system) / 1000 / (${TRANSACTIONS} / 1000) }));
+    process.exit(0);
+  `;
+  return nodeJson(repo, script);
+}
+
 const BANNER =
   /Admin API \(internal\)\s+(\S+)\s+token: (\S+)\s+SMSC simulator control (\S+)[\s\S]*^ready: (\S+)$/m;
 
@@ -204,6 +243,7 @@ async function smsPath(suite) {
 
 async function measure(name, repo) {
   const db = await databaseStartup(repo);
+  const work = await databaseWork(repo);
   const parent = await mkdtemp(join(tmpdir(), 'bench-embedded-suite-'));
   await chmod(parent, 0o755);
   try {
@@ -213,7 +253,7 @@ async function measure(name, repo) {
     const suite = await startSuite(repo, dataDir);
     try {
       const sms = await smsPath(suite);
-      return { name, db, freshReadyMs: fresh.readyMs, restartReadyMs: suite.readyMs, sms };
+      return { name, db, work, freshReadyMs: fresh.readyMs, restartReadyMs: suite.readyMs, sms };
     } finally {
       await suite.stop();
     }
@@ -244,6 +284,14 @@ export async function run() {
         'database restart (existing data)': ms(r.db.restart),
         'suite to ready: (fresh data dir)': ms(r.freshReadyMs),
         'suite to ready: (restart)': ms(r.restartReadyMs),
+      })),
+    },
+    {
+      title: `Database alone: ${TRANSACTIONS} transactions (insert, update, select), 16 concurrent, the repo's pool options`,
+      rows: results.map((r) => ({
+        name: r.name,
+        'transactions/s': Math.round(r.work.perSecond),
+        'Node CPU ms per 1000 transactions': Math.round(r.work.cpuMsPer1000),
       })),
     },
     {

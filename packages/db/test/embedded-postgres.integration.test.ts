@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '../src/embedded-postgres.js';
 import { createPool } from '../src/pool.js';
 import { withTransaction } from '../src/transaction.js';
+import { testLogger } from './support/test-logger.js';
 
 const exists = (path: string) =>
   access(path).then(
@@ -131,6 +132,29 @@ describe('stopping embedded Postgres', () => {
     client.release(true);
     await pool.end();
     expect(await exists(rows[0]?.dir ?? '')).toBe(false);
+    await embedded.stop();
+  });
+});
+
+describe('embedded Postgres dying on its own', () => {
+  it('when the server is killed behind our back, then the logger says so with its last lines, and stop() still completes', async () => {
+    const { logger, lines } = testLogger();
+    const embedded = await startEmbeddedPostgres({ logger });
+    const pool = createPool({ url: embedded.url, ...embedded.poolOptions });
+    const { rows } = await pool.query<{ dir: string }>(
+      "SELECT current_setting('data_directory') AS dir",
+    );
+    const pid = await serverPid(rows[0]?.dir ?? '');
+    await pool.end();
+
+    process.kill(pid ?? 0, 'SIGKILL');
+
+    await until('the exit is logged', async () =>
+      lines().some((line) => line.message === 'embedded postgres exited'),
+    );
+    const logged = lines().find((line) => line.message === 'embedded postgres exited');
+    expect(logged?.level).toBe('error');
+    expect(logged?.log).toMatch(/ready to accept connections/);
     await embedded.stop();
   });
 });

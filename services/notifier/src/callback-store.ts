@@ -83,7 +83,7 @@ export interface ClaimOptions {
  * Claims due callbacks for this replica. FOR UPDATE SKIP LOCKED lets replicas claim side by side
  * without waiting on each other; pushing next_attempt_at forward by a lease keeps the row from
  * being claimed again while its attempt runs outside any transaction (an HTTP call may take
- * seconds, and embedded Postgres has one connection). A replica that dies mid-attempt leaves the
+ * seconds, and should not hold a connection meanwhile). A replica that dies mid-attempt leaves the
  * row to be retried once the lease ends: delivery is at-least-once.
  */
 export async function claimDueCallbacks(
