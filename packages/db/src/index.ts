@@ -1,3 +1,9 @@
+export {
+  type Batcher,
+  type BatcherOptions,
+  createBatcher,
+  createGroupCommit,
+} from './batcher.js';
 export { type CopyColumn, type CopyRowsOptions, copyRows } from './copy-rows.js';
 export {
   classifyDatabaseError,
