@@ -64,11 +64,19 @@ async function sendMany(test: number, from: number, count: number): Promise<Map<
   const worker = async () => {
     while (next < from + count) {
       const to = destination(test, next++);
-      const res = await gateway
-        .post<{ messageId: string }>('v1/sms/send', {
-          json: { to, from: 'FAULTS', message: `fault test ${to}` },
-        })
-        .catch(() => undefined);
+      const send = () =>
+        gateway
+          .post<{ messageId: string }>('v1/sms/send', {
+            json: { to, from: 'FAULTS', message: `fault test ${to}` },
+          })
+          .catch(() => undefined);
+      let res = await send();
+      // A 429 accepted nothing: retry it as a client would. (Seen during the Kafka restart at
+      // 10,000 messages although far below the account's rate: see the lead's notes, issue 11.)
+      for (let retry = 0; res?.statusCode === 429 && retry < 20; retry++) {
+        await sleep(Math.min(1000, 1000 * Number(res.headers['retry-after'] ?? 1)));
+        res = await send();
+      }
       if (res?.statusCode === 202) accepted.set(to.slice(1), res.body.messageId);
       else {
         const key = String(res?.statusCode ?? 'error');
