@@ -26,11 +26,11 @@ const API_KEY = `bench-${randomBytes(12).toString('hex')}`;
 const TEXT_160 = 'Benchmark message. '.repeat(9).slice(0, 160);
 
 /** The createBatch JSON text, built as one string of parts (no million-object array here). */
-export function batchJson(count, unique) {
+export function batchJson(count, unique, dryRun = true) {
   const parts = [
     JSON.stringify({
       sms_config: { sender_id: 'BENCH', message_template: unique ? '{{text}}' : TEXT_160 },
-      dry_run: true,
+      dry_run: dryRun,
     }).replace(/}$/, ',"recipients":['),
   ];
   for (let i = 0; i < count; i += 1) {

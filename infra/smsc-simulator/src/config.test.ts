@@ -11,6 +11,7 @@ describe('loadSmscSimulatorConfig', () => {
       CONTROL_PORT: 2776,
       RECEIPT_DELAY_MS: 500,
       RULES: [{ prefix: '*', outcome: 'DELIVRD' }],
+      MAX_RECORDED_SUBMITS: 100_000,
       LOG_LEVEL: 'info',
     });
   });

@@ -1,6 +1,7 @@
 import { type Env, envField, int, loadConfig, logLevel, port, z } from '@msg/config';
 import { parseCredentials } from './credentials.js';
 import { parseRules } from './receipt-rules.js';
+import { DEFAULT_MAX_RECORDED_SUBMITS } from './submit-log.js';
 
 const HOST_RULE = 'expected a host name or IP address';
 const hostName = (raw: string) => (/^[A-Za-z0-9.:%[\]-]+$/.test(raw) ? raw : undefined);
@@ -38,6 +39,9 @@ export const smscSimulatorConfigSchema = z.object({
   THROTTLE_PER_SECOND: int({ min: 1 })
     .optional()
     .describe('submit_sm accepted per second per bind before ESME_RTHROTTLED; unset: no limit'),
+  MAX_RECORDED_SUBMITS: int({ min: 1, default: DEFAULT_MAX_RECORDED_SUBMITS }).describe(
+    'Recorded submits kept for GET /submits, the newest; older ones are forgotten (still counted)',
+  ),
   LOG_LEVEL: logLevel('info').describe('Lowest log level written'),
 });
 

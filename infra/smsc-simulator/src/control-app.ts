@@ -74,8 +74,15 @@ export function createControlApp(control: SmscControl): express.Express {
     res.status(202).json({ messageId });
   });
 
-  app.get('/submits', (_req, res) => {
-    res.json(control.submits());
+  // ?from=<n>: only submits numbered n or later, so a test polling a long run reads what is new.
+  // X-Submits-Recorded: how many were recorded since start or reset (the next ?from).
+  app.get('/submits', (req, res) => {
+    const from = req.query.from === undefined ? 0 : Number(req.query.from);
+    if (!Number.isInteger(from) || from < 0) {
+      throw new BadRequest('from: expected a non-negative integer');
+    }
+    res.setHeader('x-submits-recorded', String(control.submitsRecorded()));
+    res.json(control.submits(from));
   });
 
   app.get('/stats', (_req, res) => {

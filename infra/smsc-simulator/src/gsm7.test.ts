@@ -1,7 +1,23 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { decodeGsm7, encodeGsm7, encodeGsm7Lossy } from './gsm7.js';
 
 describe('decodeGsm7', () => {
+  it('when thousands of decoded texts are kept, then each costs its characters, not a rope of one node per character', () => {
+    // The simulator keeps up to 100,000 recorded submits with their text.
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const octets = Buffer.from('Benchmark message. '.repeat(9).slice(0, 160), 'ascii');
+    const kept: string[] = [];
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < 20_000; i++) kept.push(decodeGsm7(octets));
+    gc();
+    const perText = (process.memoryUsage().heapUsed - before) / kept.length;
+    expect(perText).toBeLessThan(1000); // 160 characters take ~200 bytes flat; ~4.8 KB as a rope
+  });
+
   it('when given plain ASCII-range septets, then it reads them as text', () => {
     expect(decodeGsm7(Buffer.from('Hello 123', 'ascii'))).toBe('Hello 123');
   });

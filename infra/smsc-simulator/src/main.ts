@@ -13,6 +13,7 @@ const simulator = await startSmscSimulator({
   receiptDelayMs: config.RECEIPT_DELAY_MS,
   rules: config.RULES,
   throttlePerSecond: config.THROTTLE_PER_SECOND ?? null,
+  maxRecordedSubmits: config.MAX_RECORDED_SUBMITS,
   logger,
 });
 logger.info('smsc simulator ready', {

@@ -15,6 +15,7 @@ import type {
   SmscStats,
   ThrottleSettings,
 } from './smsc-types.js';
+import { createSubmitLog } from './submit-log.js';
 import { MalformedPduError, readSubmitSm } from './submit-sm-wire.js';
 import { createSubmitWindow, type SubmitWindow } from './throttle.js';
 
@@ -24,6 +25,8 @@ export interface SmscServerOptions {
   rules: readonly ReceiptRule[];
   throttle: ThrottleSettings;
   logger: Logger;
+  /** How many recorded submits GET /submits keeps (the newest); default 100,000. */
+  maxRecordedSubmits?: number;
   /** system_id the simulator gives in bind responses. */
   smscSystemId?: string;
 }
@@ -115,7 +118,7 @@ export function createSmscServer(options: SmscServerOptions): SmscServer {
   const idPrefix = randomBytes(3).toString('hex');
   let idCounter = 0;
   let roundRobin = 0;
-  let recorded: RecordedSubmit[] = [];
+  const recorded = createSubmitLog(options.maxRecordedSubmits);
   let stats = emptyStats();
   let rules: readonly ReceiptRule[] = options.rules;
   let throttle: ThrottleSettings = { ...options.throttle };
@@ -277,8 +280,10 @@ export function createSmscServer(options: SmscServerOptions): SmscServer {
       receivedAt: receivedAt.toISOString(),
       receiptOutcome: wantsReceipt(fields.registeredDelivery, outcome) ? outcome : null,
     };
-    recorded.push(record);
+    recorded.add(record);
     stats.submits++;
+    stats.firstSubmitAt ??= record.receivedAt;
+    stats.lastSubmitAt = record.receivedAt;
     reply(connection, pdu, CommandStatus.ESME_ROK, { message_id: record.messageId });
     const receiptOutcome = record.receiptOutcome;
     if (receiptOutcome === null || receiptOutcome === 'NORECEIPT') return;
@@ -338,13 +343,12 @@ export function createSmscServer(options: SmscServerOptions): SmscServer {
 
   return {
     server,
-    submits: () => recorded,
+    submits: (from?: number) => recorded.list(from),
+    submitsRecorded: () => recorded.total(),
     stats: () => ({
       ...stats,
       boundSessions: [...connections].filter((c) => c.mode !== null && !c.closing).length,
       receiptsPending: countPending(),
-      firstSubmitAt: recorded[0]?.receivedAt ?? null,
-      lastSubmitAt: recorded.at(-1)?.receivedAt ?? null,
     }),
     rules: () => rules,
     setRules(next) {
@@ -396,7 +400,7 @@ export function createSmscServer(options: SmscServerOptions): SmscServer {
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
       pending.clear();
-      recorded = [];
+      recorded.clear();
       stats = emptyStats();
       rules = options.rules;
       throttle = { ...options.throttle };

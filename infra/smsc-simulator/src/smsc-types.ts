@@ -64,7 +64,13 @@ export interface InboundMessage {
 
 /** What the control API (and tests in-process) can do with a running simulator. */
 export interface SmscControl {
-  submits(): readonly RecordedSubmit[];
+  /**
+   * The recorded submits still kept (the newest, see maxRecordedSubmits), oldest first; with
+   * `from`, only those numbered `from` or later (numbered from 0 since start or reset).
+   */
+  submits(from?: number): readonly RecordedSubmit[];
+  /** Submits recorded since start or reset, forgotten ones included: the next one's number. */
+  submitsRecorded(): number;
   stats(): SmscStats;
   rules(): readonly ReceiptRule[];
   setRules(rules: readonly ReceiptRule[]): void;

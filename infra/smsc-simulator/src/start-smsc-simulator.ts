@@ -24,6 +24,8 @@ export interface SmscSimulatorOptions {
   rules?: readonly ReceiptRule[] | string;
   /** Submits per second accepted per bind; null or absent for no limit. */
   throttlePerSecond?: number | null;
+  /** How many recorded submits are kept for GET /submits (the newest); default 100,000. */
+  maxRecordedSubmits?: number;
   /** Start with every submit answered ESME_RMSGQFUL. */
   queueFull?: boolean;
   logger?: Logger;
@@ -81,6 +83,9 @@ export async function startSmscSimulator(
       queueFull: options.queueFull ?? false,
     },
     logger,
+    ...(options.maxRecordedSubmits !== undefined && {
+      maxRecordedSubmits: options.maxRecordedSubmits,
+    }),
   });
   const port = await listen(smsc.server, options.port ?? 0, host);
   const http = createServer(createControlApp(smsc));

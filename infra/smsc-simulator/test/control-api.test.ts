@@ -120,6 +120,32 @@ describe('inspection and settings', () => {
     expect(Date.parse(last?.receivedAt ?? '')).toBeGreaterThan(Date.parse(first?.receivedAt ?? ''));
   });
 
+  it('when GET /submits is asked from a number, then only later submits are listed and the header says how many were recorded', async () => {
+    const client = await boundClient();
+    for (const text of ['one', 'two', 'three']) {
+      await client.request('submit_sm', submitFields({ short_message: text }));
+    }
+    const res = await fetch(`${simulator.controlUrl}/submits?from=2`);
+    expect(res.headers.get('x-submits-recorded')).toBe('3');
+    expect(((await res.json()) as { text: string }[]).map((s) => s.text)).toEqual(['three']);
+    const bad = await control(simulator.controlUrl, 'GET', '/submits?from=-1');
+    expect(bad).toEqual({
+      status: 400,
+      body: { message: 'from: expected a non-negative integer' },
+    });
+  });
+
+  it('when more submits arrive than are kept, then the oldest are forgotten and still counted', async () => {
+    await simulator.close();
+    simulator = await startSmscSimulator({ maxRecordedSubmits: 2 });
+    const client = await boundClient();
+    for (const text of ['one', 'two', 'three']) {
+      await client.request('submit_sm', submitFields({ short_message: text }));
+    }
+    expect(simulator.submits().map((s) => s.text)).toEqual(['two', 'three']);
+    expect(simulator.stats().submits).toBe(3);
+  });
+
   it('when reset is posted, then recorded submits and counters are cleared', async () => {
     const client = await boundClient();
     await client.request('submit_sm', submitFields({ short_message: 'one' }));

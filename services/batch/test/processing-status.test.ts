@@ -7,8 +7,10 @@ import {
   type SmsStatus,
   Topics,
 } from '@msg/contracts';
+import { withTransaction } from '@msg/db';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { applyStatusReports } from '../src/processing/apply-status.js';
 import { startStatusConsumer } from '../src/processing/index.js';
 import {
   accountDirectory,
@@ -92,6 +94,21 @@ async function claimed(eventId: string): Promise<boolean> {
 }
 
 const wait = { timeout: 5_000, interval: 20 };
+
+/** A report as the connector writes it, and its event id, without publishing it. */
+function reportOf(message: MessageRow, accountId: string, report: Partial<SmsStatus> = {}) {
+  const payload: SmsStatus = {
+    messageId: message.transaction_id ?? '',
+    accountId,
+    source: 'batch',
+    smscMessageIds: ['smsc-1'],
+    parts: 1,
+    at: '2026-11-22T10:00:00.000Z',
+    state: 'submitted',
+    ...report,
+  };
+  return { eventId: randomUUID(), report: payload };
+}
 
 describe('status consumer', () => {
   it('when reports say submitted and failed, then the messages are decided and the counters move', async () => {
@@ -215,6 +232,65 @@ describe('status consumer', () => {
     );
     const batch = await readBatch(pool, id);
     expect(batch.purge_after?.getTime()).toBe(scheduledAt.getTime() + RETENTION);
+  });
+
+  it('when many reports share one transaction, then each message is decided once, change_seq follows their order without gaps and the counters move by the group', async () => {
+    const { id, account, messages } = await queuedBatch(5);
+    const [m1, m2, m3, m4] = messages as [MessageRow, MessageRow, MessageRow, MessageRow];
+    const first = reportOf(m2, account.id);
+    const group = [
+      first,
+      reportOf(m1, account.id, { state: 'failed', error: { description: 'no route' } }),
+      first, // the same event twice in one group
+      reportOf(m2, account.id, { state: 'failed' }), // a later report of a decided message
+      reportOf(m4, account.id, { state: 'delivered' }),
+      reportOf(m3, 'another-account'),
+    ];
+    const outcomes = await withTransaction(pool, (sql) =>
+      applyStatusReports(sql, group, RETENTION),
+    );
+    expect(outcomes).toEqual([
+      'applied',
+      'applied',
+      'duplicate',
+      'already-decided',
+      'applied',
+      'unknown-message',
+    ]);
+    const after = await readMessages(pool, id);
+    expect(after.map((m) => [m.status, m.change_seq, m.error])).toEqual([
+      ['failed', '2', 'no route'],
+      ['submitted', '1', null],
+      ['queued', null, null],
+      ['submitted', '3', null],
+      ['queued', null, null],
+    ]);
+    expect(await readBatch(pool, id)).toMatchObject({
+      status: 'processing',
+      submitted_messages: 2,
+      failed_messages: 1,
+      last_change_seq: '3',
+    });
+    // Applied again (a redelivered group): every event is a duplicate, nothing moves.
+    const again = await withTransaction(pool, (sql) => applyStatusReports(sql, group, RETENTION));
+    expect(again.filter((o) => o !== 'duplicate')).toEqual([]);
+    expect((await readBatch(pool, id)).last_change_seq).toBe('3');
+  });
+
+  it('when one group carries the last reports of two batches, then both complete', async () => {
+    const a = await queuedBatch(2);
+    const b = await queuedBatch(1);
+    const group = [
+      ...a.messages.map((m) => reportOf(m, a.account.id)),
+      ...b.messages.map((m) => reportOf(m, b.account.id, { state: 'failed' })),
+    ];
+    await withTransaction(pool, (sql) => applyStatusReports(sql, group, RETENTION));
+    expect(await readBatch(pool, a.id)).toMatchObject({
+      status: 'completed',
+      submitted_messages: 2,
+      last_change_seq: '2',
+    });
+    expect(await readBatch(pool, b.id)).toMatchObject({ status: 'failed', failed_messages: 1 });
   });
 
   it('when a report names an unknown message, then it is claimed and ignored', async () => {

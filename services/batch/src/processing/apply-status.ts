@@ -1,4 +1,3 @@
-import { claimEvent } from '@msg/bus';
 import type { SmsStatus } from '@msg/contracts';
 import { type Sql, withTransaction } from '@msg/db';
 import type pg from 'pg';
@@ -17,73 +16,174 @@ export const STATUS_CONSUMER = 'batch-status';
 
 export type StatusOutcome = 'applied' | 'duplicate' | 'already-decided' | 'unknown-message';
 
-/**
- * Applies one status report to its batch message, in one transaction with the dedupe claim: the
- * first report that decides a queued message (submitted — or delivered or expired when the
- * submit report never came — or failed) sets its submission status, gives it the batch's next
- * change_seq and moves the counters, under the batch row's lock; anything later for the same
- * message is ignored. The batch completes when that was its last undecided message.
- */
+/** One sms.status.v1 report and the id of the event that carried it. */
+export interface StatusReportEvent {
+  eventId: string;
+  report: SmsStatus;
+}
+
+/** A message a report decides, as one row of the grouped UPDATE. */
+interface Decision {
+  seq: number;
+  status: 'submitted' | 'failed';
+  error: string | null;
+  changeSeq: string;
+  submittedAt: Date;
+}
+
+/** Applies one status report; see applyStatusReports. */
 export async function applyStatusReport(
   pool: pg.Pool,
   eventId: string,
   report: SmsStatus,
   retentionMs: number,
 ): Promise<StatusOutcome> {
-  return withTransaction(pool, async (sql) => {
-    if (!(await claimEvent(sql, BATCH_SCHEMA, STATUS_CONSUMER, eventId))) return 'duplicate';
-    const found = await sql.query<{ batch_id: string }>(
-      `SELECT batch_id FROM ${MESSAGE_TABLE} WHERE transaction_id = $1`,
-      [report.messageId],
-    );
-    const batchId = found.rows[0]?.batch_id;
-    if (!batchId) return 'unknown-message';
-    // The message's status only changes under its batch's lock: read it again holding the lock.
-    const batch = await batchById(sql, batchId, { lock: true });
-    if (!batch || batch.account_id !== report.accountId) return 'unknown-message';
-    const message = await sql.query<{ seq: number; status: string }>(
-      `SELECT seq, status FROM ${MESSAGE_TABLE} WHERE batch_id = $1 AND transaction_id = $2`,
-      [batchId, report.messageId],
-    );
-    const current = message.rows[0];
-    if (current?.status !== 'queued') return 'already-decided';
-
-    const failed = report.state === 'failed';
-    await decideMessage(sql, batch, current.seq, report, failed);
-    const row = await sql.query<BatchRow & Record<string, unknown>>(
-      `UPDATE ${BATCH_TABLE}
-          SET last_change_seq = last_change_seq + 1,
-              submitted_messages = submitted_messages + $2,
-              failed_messages = failed_messages + $3
-        WHERE id = $1
-        RETURNING ${BATCH_COLUMNS}`,
-      [batchId, failed ? 0 : 1, failed ? 1 : 0],
-    );
-    const updated = row.rows[0];
-    if (!updated) throw new Error('locked batch row vanished');
-    await completeIfDecided(sql, updated, retentionMs);
-    return 'applied';
-  });
+  const [outcome] = await withTransaction(pool, (sql) =>
+    applyStatusReports(sql, [{ eventId, report }], retentionMs),
+  );
+  return outcome ?? 'duplicate';
 }
 
-async function decideMessage(
+/**
+ * Applies status reports to their batch messages in the caller's transaction, with their dedupe
+ * claims: the first report that decides a queued message (submitted — or delivered or expired
+ * when the submit report never came — or failed) sets its submission status, gives it the batch's
+ * next change_seq and moves the counters, under the batch row's lock; anything later for the same
+ * message is ignored. A batch completes when its last undecided message is decided.
+ *
+ * Many reports share one transaction and a few statements per batch (not ~9 round trips each):
+ * at a million recipients the status consumer must keep up with the bind's submit rate, and every
+ * report of a batch waits for the same row lock anyway. Batches are locked in id order, so two
+ * groups never deadlock. One outcome per report, in their order.
+ */
+export async function applyStatusReports(
+  sql: Sql,
+  reports: readonly StatusReportEvent[],
+  retentionMs: number,
+): Promise<StatusOutcome[]> {
+  const outcomes: StatusOutcome[] = reports.map(() => 'duplicate');
+  const claimed = await claimEvents(sql, [...new Set(reports.map((r) => r.eventId))]);
+  // The first report of each claimed event (an event delivered twice in one group counts once).
+  const fresh = reports
+    .map((r, index) => ({ ...r, index }))
+    .filter((r) => claimed.delete(r.eventId));
+  if (fresh.length === 0) return outcomes;
+
+  const found = await sql.query<{ transaction_id: string; batch_id: string }>(
+    `SELECT transaction_id::text AS transaction_id, batch_id
+       FROM ${MESSAGE_TABLE} WHERE transaction_id = ANY($1::uuid[])`,
+    [[...new Set(fresh.map((r) => r.report.messageId))]],
+  );
+  const batchOf = new Map(found.rows.map((row) => [row.transaction_id, row.batch_id]));
+  const byBatch = new Map<string, typeof fresh>();
+  for (const r of fresh) {
+    const batchId = batchOf.get(r.report.messageId);
+    if (!batchId) {
+      outcomes[r.index] = 'unknown-message';
+      continue;
+    }
+    byBatch.set(batchId, [...(byBatch.get(batchId) ?? []), r]);
+  }
+  for (const batchId of [...byBatch.keys()].sort()) {
+    const mine = byBatch.get(batchId) ?? [];
+    for (const [index, outcome] of await applyToBatch(sql, batchId, mine, retentionMs)) {
+      outcomes[index] = outcome;
+    }
+  }
+  return outcomes;
+}
+
+/** Inserts the claims in one statement; the event ids claimed now (not seen before). */
+async function claimEvents(sql: Sql, eventIds: string[]): Promise<Set<string>> {
+  const { rows } = await sql.query<{ event_id: string }>(
+    `INSERT INTO "${BATCH_SCHEMA}"."processed_event" ("consumer", "event_id")
+     SELECT $1, unnest($2::text[])
+     ON CONFLICT DO NOTHING
+     RETURNING "event_id"`,
+    [STATUS_CONSUMER, eventIds],
+  );
+  return new Set(rows.map((row) => row.event_id));
+}
+
+/** The reports about one batch's messages, under its row lock: [report index, outcome] pairs. */
+async function applyToBatch(
+  sql: Sql,
+  batchId: string,
+  reports: readonly (StatusReportEvent & { index: number })[],
+  retentionMs: number,
+): Promise<[number, StatusOutcome][]> {
+  // The messages' statuses only change under the batch's lock: read them holding it.
+  const batch = await batchById(sql, batchId, { lock: true });
+  if (!batch) return reports.map((r) => [r.index, 'unknown-message']);
+  const current = await sql.query<{ transaction_id: string; seq: number; status: string }>(
+    `SELECT transaction_id::text AS transaction_id, seq, status FROM ${MESSAGE_TABLE}
+      WHERE batch_id = $1 AND transaction_id = ANY($2::uuid[])`,
+    [batchId, reports.map((r) => r.report.messageId)],
+  );
+  const messages = new Map(current.rows.map((row) => [row.transaction_id, row]));
+  const outcomes: [number, StatusOutcome][] = [];
+  const decisions: Decision[] = [];
+  let submitted = 0;
+  let failed = 0;
+  for (const { index, report } of reports) {
+    const message = messages.get(report.messageId);
+    if (!message || report.accountId !== batch.account_id) {
+      outcomes.push([index, 'unknown-message']);
+    } else if (message.status !== 'queued') {
+      outcomes.push([index, 'already-decided']);
+    } else {
+      const isFailure = report.state === 'failed';
+      message.status = isFailure ? 'failed' : 'submitted';
+      if (isFailure) failed++;
+      else submitted++;
+      decisions.push({
+        seq: message.seq,
+        status: isFailure ? 'failed' : 'submitted',
+        error: isFailure ? (report.error?.description ?? 'failed') : null,
+        changeSeq: String(BigInt(batch.last_change_seq) + BigInt(decisions.length + 1)),
+        submittedAt: new Date(report.at),
+      });
+      outcomes.push([index, 'applied']);
+    }
+  }
+  if (decisions.length > 0) await decide(sql, batch, decisions, submitted, failed, retentionMs);
+  return outcomes;
+}
+
+async function decide(
   sql: Sql,
   batch: BatchRow,
-  seq: number,
-  report: SmsStatus,
-  failed: boolean,
+  decisions: readonly Decision[],
+  submitted: number,
+  failed: number,
+  retentionMs: number,
 ): Promise<void> {
   await sql.query(
-    `UPDATE ${MESSAGE_TABLE}
-        SET status = $3, error = $4, change_seq = $5, submitted_at = $6
-      WHERE batch_id = $1 AND seq = $2`,
+    `UPDATE ${MESSAGE_TABLE} AS m
+        SET status = d.status, error = d.error, change_seq = d.change_seq,
+            submitted_at = d.submitted_at
+       FROM unnest($2::int[], $3::text[], $4::text[], $5::bigint[], $6::timestamptz[])
+            AS d(seq, status, error, change_seq, submitted_at)
+      WHERE m.batch_id = $1 AND m.seq = d.seq`,
     [
       batch.id,
-      seq,
-      failed ? 'failed' : 'submitted',
-      failed ? (report.error?.description ?? 'failed') : null,
-      Number(batch.last_change_seq) + 1,
-      new Date(report.at),
+      decisions.map((d) => d.seq),
+      decisions.map((d) => d.status),
+      decisions.map((d) => d.error),
+      decisions.map((d) => d.changeSeq),
+      decisions.map((d) => d.submittedAt.toISOString()),
     ],
   );
+  const row = await sql.query<BatchRow & Record<string, unknown>>(
+    `UPDATE ${BATCH_TABLE}
+        SET last_change_seq = last_change_seq + $2,
+            submitted_messages = submitted_messages + $3,
+            failed_messages = failed_messages + $4
+      WHERE id = $1
+      RETURNING ${BATCH_COLUMNS}`,
+    [batch.id, decisions.length, submitted, failed],
+  );
+  const updated = row.rows[0];
+  if (!updated) throw new Error('locked batch row vanished');
+  await completeIfDecided(sql, updated, retentionMs);
 }

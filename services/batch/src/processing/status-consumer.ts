@@ -1,8 +1,14 @@
 import { type Bus, type Subscription, subscribeToSmsStatus } from '@msg/bus';
 import { Topics } from '@msg/contracts';
+import { createGroupCommit } from '@msg/db';
 import type { Logger } from '@msg/logger';
 import type pg from 'pg';
-import { applyStatusReport, STATUS_CONSUMER } from './apply-status.js';
+import {
+  applyStatusReports,
+  STATUS_CONSUMER,
+  type StatusOutcome,
+  type StatusReportEvent,
+} from './apply-status.js';
 
 export interface StatusConsumerDeps {
   bus: Bus;
@@ -13,9 +19,18 @@ export interface StatusConsumerDeps {
 }
 
 /**
+ * Reports handled at once per partition: they are applied together (group commit), so this is
+ * how many a transaction can carry. Each report's offset still moves only after its transaction
+ * committed.
+ */
+const REPORTS_IN_FLIGHT = 500;
+
+/**
  * Follows the sms.status.v1 reports about batch messages (source 'batch') in the consumer group
  * 'batch-status' (replicas share the partitions). Each report is applied exactly once
- * (claimEvent in its transaction); the bus dead-letters reports that break the topic's schema.
+ * (claimed in its transaction); the bus dead-letters reports that break the topic's schema.
+ * Reports arriving while a transaction runs go together in the next one: a million-recipient
+ * batch brings its reports at the bind's rate, one transaction each could not keep up.
  */
 export async function startStatusConsumer({
   bus,
@@ -25,13 +40,21 @@ export async function startStatusConsumer({
 }: StatusConsumerDeps): Promise<Subscription> {
   const log = logger.child({ component: 'batch-status-consumer' });
   await bus.ensureTopics([{ topic: Topics.smsStatus }]);
+  const group = createGroupCommit<StatusReportEvent, StatusOutcome>(
+    pool,
+    (client, reports) => applyStatusReports(client, reports, retention),
+    { maxBatch: REPORTS_IN_FLIGHT },
+  );
   return subscribeToSmsStatus(bus, {
     owner: 'batch',
     groupId: STATUS_CONSUMER,
     // A new deployment must not miss reports already waiting for it.
     fromBeginning: true,
+    concurrency: REPORTS_IN_FLIGHT,
+    // Reports about different messages are independent; one message's reports are ordered by
+    // key (its id) and decided by the first that arrives.
     handler: async (report, event) => {
-      const outcome = await applyStatusReport(pool, event.id, report, retention);
+      const outcome = await group.add({ eventId: event.id, report });
       log.debug('batch sms status handled', { eventId: event.id, state: report.state, outcome });
     },
   });
