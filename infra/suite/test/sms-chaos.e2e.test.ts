@@ -42,7 +42,7 @@ const WINDOW = 10;
 /**
  * At least once towards the SMSC: a message goes twice only when the connector died between its
  * submit_sm_resp and recording the submission, i.e. among the outbound handlers running at once
- * (SUBMIT_CONCURRENCY, 32 by default).
+ * (SUBMIT_CONCURRENCY, set to 32 here; 256 by default).
  */
 const DUPLICATE_BOUND = 32;
 /**
@@ -209,7 +209,11 @@ beforeAll(async () => {
     oneByOne: true,
     window: WINDOW,
     smscEnv: { RECEIPT_DELAY_MS: '200', LOG_LEVEL: 'warn' },
-    connectorEnv: { SMPP_RECONNECT_MIN_MS: '200', SMPP_RECONNECT_MAX_MS: '2000' },
+    connectorEnv: {
+      SMPP_RECONNECT_MIN_MS: '200',
+      SMPP_RECONNECT_MAX_MS: '2000',
+      SUBMIT_CONCURRENCY: String(DUPLICATE_BOUND),
+    },
   });
   smsc = smscControl(platform);
   gateway = await smsAccount(platform, account, 500);

@@ -83,7 +83,7 @@ export const smscConnectorSettings = z.object({
   DEFAULT_ACCOUNT_TPS: int({ min: 1, max: 100_000, default: 100 }).describe(
     'SMS parts per second an account may submit when its outbound event names no throughput.',
   ),
-  SUBMIT_CONCURRENCY: int({ min: 1, max: 10_000, default: 32 }).describe(
+  SUBMIT_CONCURRENCY: int({ min: 1, max: 10_000, default: 256 }).describe(
     'Outbound events of one partition handled at once (different accounts in parallel).',
   ),
   THROTTLE_BACKOFF_MS: durationMs(200).describe(
