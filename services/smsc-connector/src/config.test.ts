@@ -37,7 +37,7 @@ describe('loadSmscConnectorConfig', () => {
       SMPP_RECONNECT_MAX_MS: 30_000,
       SMPP_RESPONSE_TIMEOUT_MS: 10_000,
       DEFAULT_ACCOUNT_TPS: 100,
-      SUBMIT_CONCURRENCY: 32,
+      SUBMIT_CONCURRENCY: 256,
       THROTTLE_BACKOFF_MS: 200,
     });
   });
