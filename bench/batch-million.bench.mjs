@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { startPrivateKafka } from '@msg/testing';
-import { batchJson } from './batch.bench.mjs';
+import { batchJson, postBatch } from './batch.bench.mjs';
 import { freePort, json, startProcess, waitHealthy, withDatabase } from './processes.mjs';
 
 const RECIPIENTS = Number(process.env.BATCH_RECIPIENTS ?? 1_000_000);
@@ -121,18 +121,8 @@ export async function run() {
       const rssIdle = { suite: rssMb(suite.pid), smsc: rssMb(smsc.pid) };
 
       const started = performance.now();
-      const res = await fetch(`${gatewayUrl}/v1/batches`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${bearer}`,
-          'content-type': 'application/json',
-          'content-encoding': 'gzip',
-        },
-        body,
-      });
-      const acceptMs = Math.round(performance.now() - started);
-      const created = await res.json();
-      if (res.status !== 202) throw new Error(`create: ${res.status} ${JSON.stringify(created)}`);
+      const { status, answer: created, ms: acceptMs } = await postBatch(gatewayUrl, bearer, body);
+      if (status !== 202) throw new Error(`create: ${status} ${JSON.stringify(created)}`);
       say(`accepted in ${acceptMs} ms (${(body.length / 1048576).toFixed(1)} MB gzip)`);
 
       // Samples while the batch runs: RSS of both processes, submits at the simulator.
