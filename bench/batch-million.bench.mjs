@@ -5,13 +5,14 @@
 // Records: time to 202, the submit rate the simulator saw against BIND_TPS (ratio), RSS of the
 // suite and of the simulator sampled every SAMPLE_MS (min / max / last while submitting: memory
 // flat means max close to last and no climb), and whether the batch completed.
-// Kafka is a broker of the run's own (bench/private-kafka.mjs; KAFKA_LIBS can point at another
-// checkout's jars). Bounded: the batch is awaited at most BATCH_TIMEOUT_MS (default twice its time at BIND_TPS plus
-// two minutes). Try it small first: BATCH_RECIPIENTS=50000 pnpm bench batch-million
+// Kafka is a broker of the run's own (startPrivateKafka of @msg/testing; KAFKA_LIBS can point at
+// another checkout's jars). Bounded: the batch is awaited at most BATCH_TIMEOUT_MS (default twice
+// its time at BIND_TPS plus two minutes). Try it small first:
+// BATCH_RECIPIENTS=50000 pnpm bench batch-million
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { batchJson } from './batch.bench.mjs';
-import { startPrivateKafka } from './private-kafka.mjs';
+import { startPrivateKafka } from '@msg/testing';
+import { batchJson, postBatch } from './batch.bench.mjs';
 import { freePort, json, startProcess, waitHealthy, withDatabase } from './processes.mjs';
 
 const RECIPIENTS = Number(process.env.BATCH_RECIPIENTS ?? 1_000_000);
@@ -120,18 +121,8 @@ export async function run() {
       const rssIdle = { suite: rssMb(suite.pid), smsc: rssMb(smsc.pid) };
 
       const started = performance.now();
-      const res = await fetch(`${gatewayUrl}/v1/batches`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${bearer}`,
-          'content-type': 'application/json',
-          'content-encoding': 'gzip',
-        },
-        body,
-      });
-      const acceptMs = Math.round(performance.now() - started);
-      const created = await res.json();
-      if (res.status !== 202) throw new Error(`create: ${res.status} ${JSON.stringify(created)}`);
+      const { status, answer: created, ms: acceptMs } = await postBatch(gatewayUrl, bearer, body);
+      if (status !== 202) throw new Error(`create: ${status} ${JSON.stringify(created)}`);
       say(`accepted in ${acceptMs} ms (${(body.length / 1048576).toFixed(1)} MB gzip)`);
 
       // Samples while the batch runs: RSS of both processes, submits at the simulator.

@@ -13,7 +13,7 @@ import { createGzip, gunzipSync, gzipSync } from 'node:zlib';
 import { createLogger } from '@msg/logger';
 import { createKafkaBus } from '../packages/bus/dist/index.js';
 import { Topics } from '../packages/contracts/dist/index.js';
-import { batchJson, publishAccount, startBatch, token } from './batch.bench.mjs';
+import { batchJson, postBatch, publishAccount, startBatch, token } from './batch.bench.mjs';
 import { BROKERS, withDatabase } from './processes.mjs';
 
 const BOMB_MIB = 600;
@@ -36,21 +36,6 @@ function timed(work) {
   const started = performance.now();
   work();
   return Math.round(performance.now() - started);
-}
-
-async function refusal(baseUrl, bearer, body) {
-  const started = performance.now();
-  const res = await fetch(`${baseUrl}/v1/batches`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${bearer}`,
-      'content-type': 'application/json',
-      'content-encoding': 'gzip',
-    },
-    body,
-  });
-  const answer = await res.json();
-  return { ms: Math.round(performance.now() - started), status: res.status, answer };
 }
 
 export async function run() {
@@ -80,12 +65,12 @@ export async function run() {
       for (const { name, body, floorName, floorMs } of cases) {
         const accountName = `bench-refusal-${randomBytes(3).toString('hex')}`;
         await publishAccount(bus, accountName);
-        const answer = await refusal(baseUrl, await token(baseUrl, accountName), body);
+        const refused = await postBatch(baseUrl, await token(baseUrl, accountName), body);
         rows.push({
           case: name,
           'gzip KB': Math.round(body.length / 1024),
-          answer: `${answer.status} ${answer.answer.details?.[0]?.msg ?? answer.answer.message}`,
-          'time to refusal ms': answer.ms,
+          answer: `${refused.status} ${refused.answer.details?.[0]?.msg ?? refused.answer.message}`,
+          'time to refusal ms': refused.ms,
           'floor: the same bytes in this process': `${floorName} ${floorMs} ms`,
         });
       }

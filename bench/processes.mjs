@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { startPrivateKafka } from '@msg/testing';
 import pg from 'pg';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
@@ -70,6 +71,22 @@ export const SERVER_URL =
   process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 /** Kafka the deployed-shape benchmarks use. */
 export const BROKERS = process.env.BENCH_KAFKA_BROKERS ?? '127.0.0.1:9092';
+
+/**
+ * Runs `run(brokers)` on the broker BENCH_KAFKA_BROKERS names, or else on a private one, stopped
+ * and wiped afterwards: on the shared broker another suite's members join the same consumer groups
+ * and take this run's messages, and its topics still hold earlier runs' messages, which a new
+ * consumer group reads first.
+ */
+export async function withKafka(run) {
+  if (process.env.BENCH_KAFKA_BROKERS) return run(BROKERS);
+  const kafka = await startPrivateKafka();
+  try {
+    return await run(kafka.brokers);
+  } finally {
+    await kafka.stop();
+  }
+}
 
 /** Runs `run(databaseUrl)` in a new database on SERVER_URL, dropped afterwards whatever happens. */
 export async function withDatabase(run) {

@@ -29,13 +29,12 @@
 //   SMPP_BENCH_MAX_SECONDS=300       bound of each phase (intake, delivery, final statuses)
 //   SMPP_BENCH_SUITE_LOG=<file>      write the suite's log (level info) there when it stops
 //   BENCH_DATABASE_URL               as for every benchmark (processes.mjs)
-//   BENCH_KAFKA_BROKERS              a broker to use; unset: a private one (private-kafka.mjs),
+//   BENCH_KAFKA_BROKERS              a broker to use; unset: a private one (withKafka in processes.mjs),
 //                                    since suites on a shared broker take each other's messages
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startPrivateKafka } from './private-kafka.mjs';
-import { BROKERS, json, startProcess, withDatabase } from './processes.mjs';
+import { json, startProcess, withDatabase, withKafka } from './processes.mjs';
 import { summarise } from './profile-summary.mjs';
 import { submitRaw } from './smpp-raw-client.mjs';
 import { SMSCS } from './smsc-servers.mjs';
@@ -386,16 +385,8 @@ async function platformRun(store, smsc, { profile, limit }) {
     return { delivery, limited, cpu };
   };
   if (store !== 'postgres') return run({});
-  // A broker of its own unless one is named: on a shared broker another suite's members join the
-  // same consumer groups and take this run's messages (private-kafka.mjs).
-  if (process.env.BENCH_KAFKA_BROKERS)
-    return withDatabase((databaseUrl) => run({ databaseUrl, brokers: BROKERS }));
-  const kafka = await startPrivateKafka();
-  try {
-    return await withDatabase((databaseUrl) => run({ databaseUrl, brokers: kafka.brokers }));
-  } finally {
-    await kafka.stop();
-  }
+  // A broker of its own unless one is named (withKafka).
+  return withKafka((brokers) => withDatabase((databaseUrl) => run({ databaseUrl, brokers })));
 }
 
 const fixed = (n, digits = 0) => (n === null || n === undefined ? '—' : n.toFixed(digits));

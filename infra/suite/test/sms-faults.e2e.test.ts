@@ -1,7 +1,7 @@
+import { type PrivateKafka, startPrivateKafka } from '@msg/testing';
 import type { Got } from 'got';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SmsPlatform, startSmsProcesses } from './platform.js';
-import { type PrivateKafka, startPrivateKafka } from './private-kafka.js';
 import {
   allowFor,
   byDestination,

@@ -10,4 +10,5 @@ export {
   jsmppSmscMissing,
   startJsmppSmsc,
 } from './jsmpp-smsc.js';
+export { type PrivateKafka, startPrivateKafka } from './private-kafka.js';
 export { publishAccount } from './publish-account.js';

@@ -1,20 +1,12 @@
-import {
-  type EventEnvelope,
-  makeEvent,
-  SMS_STATUS_EVENT,
-  type SmsStatus,
-  Topics,
-} from '@msg/contracts';
+import { type EventEnvelope, type SmsStatus, Topics } from '@msg/contracts';
 import { withTransaction } from '@msg/db';
-import { createLogger } from '@msg/logger';
 import { eventually } from '@msg/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyStatusBatch, type StatusReport } from '../src/status/apply-status.js';
-import { type Seen, startTestSms, type TestSms } from './support.js';
+import { startTestSms, statusEvent, type TestSms } from './support.js';
 
 let sms: TestSms;
 const HOOK = 'https://hooks.example.com/batch';
-const logger = createLogger({ service: 'sms-test', level: 'error' });
 
 async function sendMany(count: number, accountId: string): Promise<string[]> {
   const acct = await sms.publishAccount(sms.account({ id: accountId }));
@@ -31,34 +23,6 @@ async function sendMany(count: number, accountId: string): Promise<string[]> {
     }
   }
   return ids;
-}
-
-function report(status: Pick<SmsStatus, 'messageId' | 'accountId' | 'state'> & Partial<SmsStatus>) {
-  const payload: SmsStatus = {
-    source: 'sms',
-    smscMessageIds: [],
-    parts: 1,
-    at: new Date().toISOString(),
-    ...status,
-  };
-  return makeEvent(SMS_STATUS_EVENT, payload, { accountId: status.accountId });
-}
-
-/** The callback bodies (messageId, status) queued so far for these messages. */
-function callbackBodies(ids: Set<string>): { messageId: string; status: string }[] {
-  return (sms.seen[Topics.callbacks] ?? []).flatMap((m: Seen) => {
-    const body = bodyOf(m.value.payload);
-    return body && ids.has(body.messageId) ? [body] : [];
-  });
-}
-
-function bodyOf(payload: unknown): { messageId: string; status: string } | undefined {
-  if (typeof payload !== 'object' || payload === null || !('body' in payload)) return undefined;
-  const body = payload.body;
-  if (typeof body !== 'object' || body === null) return undefined;
-  if (!('messageId' in body) || typeof body.messageId !== 'string') return undefined;
-  if (!('status' in body) || typeof body.status !== 'string') return undefined;
-  return { messageId: body.messageId, status: body.status };
 }
 
 /**
@@ -80,7 +44,7 @@ export function statusBatchScenarios({ postgres }: { postgres: boolean }): void 
       const messageIds = await sendMany(250, accountId);
       const events: { key: string; value: EventEnvelope }[] = [];
       for (const messageId of messageIds) {
-        const submitted = report({
+        const submitted = statusEvent({
           messageId,
           accountId,
           state: 'submitted',
@@ -91,7 +55,7 @@ export function statusBatchScenarios({ postgres }: { postgres: boolean }): void 
       for (const messageId of messageIds) {
         events.push({
           key: messageId,
-          value: report({ messageId, accountId, state: 'delivered' }),
+          value: statusEvent({ messageId, accountId, state: 'delivered' }),
         });
       }
       // Redeliveries: the same event ids again.
@@ -108,12 +72,12 @@ export function statusBatchScenarios({ postgres }: { postgres: boolean }): void 
       }, '250 messages delivered');
       const ids = new Set(messageIds);
       await eventually(
-        () => (callbackBodies(ids).length >= 500 ? true : undefined),
+        () => (sms.callbackBodies(ids).length >= 500 ? true : undefined),
         '500 callbacks',
       );
       await new Promise((r) => setTimeout(r, 600));
 
-      const bodies = callbackBodies(ids);
+      const bodies = sms.callbackBodies(ids);
       expect(bodies).toHaveLength(500);
       const perChange = new Set(bodies.map((b) => `${b.messageId}/${b.status}`));
       expect(perChange.size).toBe(500);
@@ -136,10 +100,10 @@ export function statusBatchScenarios({ postgres }: { postgres: boolean }): void 
   });
 
   describe('applyStatusBatch', () => {
-    const deps = { accountById: () => undefined, logger };
+    const deps = () => ({ accountById: () => undefined, logger: sms.logger });
 
     async function apply(reports: StatusReport[]) {
-      return withTransaction(sms.pool, (client) => applyStatusBatch(client, reports, deps));
+      return withTransaction(sms.pool, (client) => applyStatusBatch(client, reports, deps()));
     }
 
     function asReport(value: EventEnvelope<SmsStatus>): StatusReport {
@@ -157,14 +121,14 @@ export function statusBatchScenarios({ postgres }: { postgres: boolean }): void 
     it('when submitted and delivered of one message are in one batch, then both apply in order with a callback each', async () => {
       const accountId = crypto.randomUUID();
       const [messageId = ''] = await sendMany(1, accountId);
-      const submitted = report({
+      const submitted = statusEvent({
         messageId,
         accountId,
         state: 'submitted',
         smscMessageIds: ['s-1'],
         at: '2026-11-22T10:00:00.000Z',
       });
-      const delivered = report({
+      const delivered = statusEvent({
         messageId,
         accountId,
         state: 'delivered',
@@ -183,10 +147,10 @@ export function statusBatchScenarios({ postgres }: { postgres: boolean }): void 
         completed_at: new Date('2026-11-22T10:00:05.000Z'),
       });
       await eventually(
-        () => (callbackBodies(new Set([messageId])).length >= 2 ? true : undefined),
+        () => (sms.callbackBodies(new Set([messageId])).length >= 2 ? true : undefined),
         'two callbacks',
       );
-      expect(callbackBodies(new Set([messageId])).map((b) => b.status)).toEqual([
+      expect(sms.callbackBodies(new Set([messageId])).map((b) => b.status)).toEqual([
         'submitted',
         'delivered',
       ]);
@@ -195,8 +159,13 @@ export function statusBatchScenarios({ postgres }: { postgres: boolean }): void 
     it('when delivered comes before submitted in one batch, then submitted is stale', async () => {
       const accountId = crypto.randomUUID();
       const [messageId = ''] = await sendMany(1, accountId);
-      const delivered = report({ messageId, accountId, state: 'delivered' });
-      const submitted = report({ messageId, accountId, state: 'submitted', smscMessageIds: ['x'] });
+      const delivered = statusEvent({ messageId, accountId, state: 'delivered' });
+      const submitted = statusEvent({
+        messageId,
+        accountId,
+        state: 'submitted',
+        smscMessageIds: ['x'],
+      });
 
       expect(await apply([asReport(delivered), asReport(submitted)])).toEqual(['applied', 'stale']);
       expect(await stored(messageId)).toMatchObject({
@@ -209,11 +178,13 @@ export function statusBatchScenarios({ postgres }: { postgres: boolean }): void 
     it('when one event is twice in a batch, or was applied before, then it is a duplicate; unknown ids are named so', async () => {
       const accountId = crypto.randomUUID();
       const [messageId = ''] = await sendMany(1, accountId);
-      const submitted = asReport(report({ messageId, accountId, state: 'submitted' }));
+      const submitted = asReport(statusEvent({ messageId, accountId, state: 'submitted' }));
       const unknown = asReport(
-        report({ messageId: crypto.randomUUID(), accountId, state: 'submitted' }),
+        statusEvent({ messageId: crypto.randomUUID(), accountId, state: 'submitted' }),
       );
-      const notUuid = asReport(report({ messageId: 'batch-42', accountId, state: 'submitted' }));
+      const notUuid = asReport(
+        statusEvent({ messageId: 'batch-42', accountId, state: 'submitted' }),
+      );
 
       expect(await apply([submitted, submitted, unknown, notUuid])).toEqual([
         'applied',
@@ -227,10 +198,10 @@ export function statusBatchScenarios({ postgres }: { postgres: boolean }): void 
     it('when the batch fails, then nothing of it stays: neither the claims nor the changes', async () => {
       const accountId = crypto.randomUUID();
       const [messageId = ''] = await sendMany(1, accountId);
-      const submitted = asReport(report({ messageId, accountId, state: 'submitted' }));
+      const submitted = asReport(statusEvent({ messageId, accountId, state: 'submitted' }));
       await expect(
         withTransaction(sms.pool, async (client) => {
-          await applyStatusBatch(client, [submitted], deps);
+          await applyStatusBatch(client, [submitted], deps());
           throw new Error('commit failed');
         }),
       ).rejects.toThrow('commit failed');

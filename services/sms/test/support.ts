@@ -8,6 +8,7 @@ import {
   type SmsStatus,
   Topics,
 } from '@msg/contracts';
+import type { Logger } from '@msg/logger';
 import { accountState, eventually, publishAccount, startTestRuntime } from '@msg/testing';
 import pg from 'pg';
 import request from 'supertest';
@@ -20,6 +21,35 @@ export const PASSWORD = 'correct horse battery staple';
 export interface Seen {
   key: string | null;
   value: EventEnvelope;
+}
+
+type StatusFields = Partial<SmsStatus> & Pick<SmsStatus, 'messageId' | 'accountId' | 'state'>;
+
+/** A status event as the smsc-connector publishes it, with defaults for what `status` leaves out. */
+export function statusEvent(status: StatusFields): EventEnvelope<SmsStatus> {
+  const payload: SmsStatus = {
+    source: 'sms',
+    smscMessageIds: [],
+    parts: 1,
+    at: new Date().toISOString(),
+    ...status,
+  };
+  return makeEvent(SMS_STATUS_EVENT, payload, { accountId: status.accountId });
+}
+
+interface CallbackBody {
+  messageId: string;
+  status: string;
+}
+
+/** The messageId and status of a callbacks.v1 request's body, if it has both. */
+function callbackBody(payload: unknown): CallbackBody | undefined {
+  if (typeof payload !== 'object' || payload === null || !('body' in payload)) return undefined;
+  const body = payload.body;
+  if (typeof body !== 'object' || body === null) return undefined;
+  if (!('messageId' in body) || typeof body.messageId !== 'string') return undefined;
+  if (!('status' in body) || typeof body.status !== 'string') return undefined;
+  return { messageId: body.messageId, status: body.status };
 }
 
 /**
@@ -84,6 +114,7 @@ export async function startTestSms({ postgres = false }: { postgres?: boolean } 
     app: sms.app,
     pool,
     bus,
+    logger: runtime.logger as Logger,
     seen,
 
     /** An active account with the 'sms' permission and the test password; override anything. */
@@ -101,21 +132,16 @@ export async function startTestSms({ postgres = false }: { postgres?: boolean } 
       return publishAccount(bus, state);
     },
 
-    /** A status report as the smsc-connector would publish it; returns its envelope. */
+    /**
+     * A status report as the smsc-connector would publish it (in `envelope`, to send an event id
+     * again); returns its envelope.
+     */
     async publishStatus(
-      status: Partial<SmsStatus> & Pick<SmsStatus, 'messageId' | 'accountId' | 'state'>,
+      status: StatusFields,
       envelope?: EventEnvelope<SmsStatus>,
     ): Promise<EventEnvelope<SmsStatus>> {
-      const payload: SmsStatus = {
-        source: 'sms',
-        smscMessageIds: [],
-        parts: 1,
-        at: new Date().toISOString(),
-        ...status,
-      };
-      const value = envelope
-        ? { ...envelope, payload }
-        : makeEvent(SMS_STATUS_EVENT, payload, { accountId: status.accountId });
+      const fresh = statusEvent(status);
+      const value = envelope ? { ...envelope, payload: fresh.payload } : fresh;
       await bus.publish(Topics.smsStatus, [{ key: status.messageId, value }]);
       return value;
     },
@@ -129,6 +155,14 @@ export async function startTestSms({ postgres = false }: { postgres?: boolean } 
         );
         return rowCount === 1 ? true : undefined;
       }, `event ${eventId} to be handled`);
+    },
+
+    /** The callback bodies (messageId, status) queued so far for these messages, in order. */
+    callbackBodies(messageIds: Set<string>): CallbackBody[] {
+      return (seen[Topics.callbacks] ?? []).flatMap((m) => {
+        const body = callbackBody(m.value.payload);
+        return body && messageIds.has(body.messageId) ? [body] : [];
+      });
     },
 
     /** Messages published on `topic` whose payload has `messageId`. */

@@ -2,14 +2,11 @@ import type { Bus } from '@msg/bus';
 import { createLogger } from '@msg/logger';
 import { type JsmppSmsc, type JsmppSubmit, jsmppSmscMissing, startJsmppSmsc } from '@msg/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSmscConnectorConfig } from '../src/config.js';
-import { type SmscConnector, startSmscConnector } from '../src/service.js';
 import {
-  collectEvents,
   eventually,
   outbound,
   publishOutbound,
-  startRealInfrastructure,
+  startConnectorOnPostgresAndKafka,
 } from './support.js';
 
 // The SMSC is jsmpp (infra/jsmpp-smsc), an SMPP stack nobody here wrote: what it records is an
@@ -22,11 +19,10 @@ if (missing && process.env.CI === 'true') {
 
 const logger = createLogger({ service: 'smsc-connector-jsmpp', level: 'error' });
 
-let infrastructure: Awaited<ReturnType<typeof startRealInfrastructure>>;
-let bus: Bus;
 let smsc: JsmppSmsc;
-let connector: SmscConnector;
-let events: Awaited<ReturnType<typeof collectEvents>>;
+let platform: Awaited<ReturnType<typeof startConnectorOnPostgresAndKafka>>;
+let bus: Bus;
+let events: typeof platform.events;
 
 async function submits(): Promise<JsmppSubmit[]> {
   const response = await fetch(`${smsc.controlUrl}/submits?last=1000`);
@@ -46,29 +42,20 @@ describe.skipIf(missing !== undefined)(
   `smsc-connector against the jsmpp SMSC${missing ? ` (skipped: ${missing})` : ''}`,
   () => {
     beforeAll(async () => {
-      infrastructure = await startRealInfrastructure('smsc-connector-jsmpp', logger);
-      const { pool, run } = infrastructure;
-      bus = infrastructure.bus;
       // Credentials of its own: a bind that works proves the connector sent these.
       smsc = await startJsmppSmsc({ systemId: 'platform', password: 'j5mpp', receiptDelayMs: 50 });
-      connector = await startSmscConnector(
-        loadSmscConnectorConfig({
-          LOG_LEVEL: 'error',
-          SMSC_BINDS: `smpp://platform:j5mpp@127.0.0.1:${smsc.port}?name=jsmpp`,
-          OUTBOX_POLL_MS: '50',
-          SMSC_CONSUMER_GROUP: `smsc-connector-jsmpp-${run}`,
-        }),
-        { pool, bus, logger },
+      platform = await startConnectorOnPostgresAndKafka(
+        'smsc-connector-jsmpp',
+        logger,
+        `smpp://platform:j5mpp@127.0.0.1:${smsc.port}?name=jsmpp`,
+        30_000,
       );
-      events = await collectEvents(bus, `smsc-connector-jsmpp-events-${run}`);
-      await eventually(() => expect(connector.isBound()).toBe(true), 30_000);
+      ({ bus, events } = platform);
     }, 600_000);
 
     afterAll(async () => {
-      await events?.stop();
-      await connector?.stop();
+      await platform?.stop();
       await smsc?.stop();
-      await infrastructure?.close();
     });
 
     it('when a GSM-7 text, a UCS-2 text and an alphanumeric sender with Å go out, then jsmpp reads each as sent and its receipts complete them', async () => {

@@ -10,11 +10,9 @@ import { Registry } from 'prom-client';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createBindPool } from '../src/bind-pool.js';
-import { loadSmscConnectorConfig } from '../src/config.js';
 import { createDeliverHandler } from '../src/deliver-handler.js';
 import { createConnectorMetrics } from '../src/metrics.js';
 import { createOutboundHandler } from '../src/outbound-handler.js';
-import { type SmscConnector, startSmscConnector } from '../src/service.js';
 import type { SmppBind } from '../src/smpp-bind.js';
 import {
   collectEvents,
@@ -24,6 +22,8 @@ import {
   fakeDeliverSm,
   outbound,
   publishOutbound,
+  startBoundConnector,
+  startTestConnector,
 } from './support.js';
 
 const logger = createLogger({ service: 'smsc-connector-test', level: 'error' });
@@ -65,22 +65,19 @@ async function simulator(options: Parameters<typeof startSmscSimulator>[0] = {})
 
 /** A connector with its own consumer group, so it sees only what a test publishes after it. */
 async function connector(smsc: SmscSimulator, env: Record<string, string> = {}) {
-  const started: SmscConnector = await startSmscConnector(
-    loadSmscConnectorConfig({
-      LOG_LEVEL: 'error',
+  const started = await startBoundConnector(
+    { pool, bus, logger },
+    {
       SMSC_BINDS: `smpp://smsc:smsc@127.0.0.1:${smsc.port}?name=a&window=10&tps=1000`,
       SMPP_RECONNECT_MIN_MS: '50',
       SMPP_RECONNECT_MAX_MS: '200',
       SMPP_RESPONSE_TIMEOUT_MS: '2000',
       THROTTLE_BACKOFF_MS: '20',
       OUTBOX_POLL_MS: '20',
-      SMSC_CONSUMER_GROUP: `smsc-connector-${randomBytes(4).toString('hex')}`,
       ...env,
-    }),
-    { pool, bus, logger },
+    },
   );
   cleanup.push(() => started.stop());
-  await eventually(() => expect(started.isBound()).toBe(true));
   return started;
 }
 
@@ -336,15 +333,13 @@ describe('binds', () => {
   it('when the SMSC refuses binds, then /readyz is 503 until it accepts one', async () => {
     const smsc = await simulator();
     smsc.refuseBinds(true);
-    const started = await startSmscConnector(
-      loadSmscConnectorConfig({
-        LOG_LEVEL: 'error',
+    const started = await startTestConnector(
+      { pool, bus, logger },
+      {
         SMSC_BINDS: `smpp://smsc:smsc@127.0.0.1:${smsc.port}?name=a`,
         SMPP_RECONNECT_MIN_MS: '50',
         SMPP_RECONNECT_MAX_MS: '100',
-        SMSC_CONSUMER_GROUP: `smsc-connector-${randomBytes(4).toString('hex')}`,
-      }),
-      { pool, bus, logger },
+      },
     );
     cleanup.push(() => started.stop());
     await eventually(() => expect(smsc.stats().bindsRefused).toBeGreaterThan(1));

@@ -2,47 +2,33 @@ import type { Bus } from '@msg/bus';
 import { createLogger } from '@msg/logger';
 import { type SmscSimulator, startSmscSimulator } from '@msg/smsc-simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSmscConnectorConfig } from '../src/config.js';
-import { type SmscConnector, startSmscConnector } from '../src/service.js';
 import {
-  collectEvents,
   eventually,
   outbound,
   publishOutbound,
-  startRealInfrastructure,
+  startConnectorOnPostgresAndKafka,
 } from './support.js';
 
 const logger = createLogger({ service: 'smsc-connector-it', level: 'error' });
 
-let infrastructure: Awaited<ReturnType<typeof startRealInfrastructure>>;
-let bus: Bus;
 let smsc: SmscSimulator;
-let connector: SmscConnector;
-let events: Awaited<ReturnType<typeof collectEvents>>;
+let platform: Awaited<ReturnType<typeof startConnectorOnPostgresAndKafka>>;
+let bus: Bus;
+let events: typeof platform.events;
 
 beforeAll(async () => {
-  infrastructure = await startRealInfrastructure('smsc-connector-it', logger);
-  const { pool, run } = infrastructure;
-  bus = infrastructure.bus;
   smsc = await startSmscSimulator({ receiptDelayMs: 50 });
-  connector = await startSmscConnector(
-    loadSmscConnectorConfig({
-      LOG_LEVEL: 'error',
-      SMSC_BINDS: `smpp://smsc:smsc@127.0.0.1:${smsc.port}?name=a`,
-      OUTBOX_POLL_MS: '50',
-      SMSC_CONSUMER_GROUP: `smsc-connector-it-${run}`,
-    }),
-    { pool, bus, logger },
+  platform = await startConnectorOnPostgresAndKafka(
+    'smsc-connector-it',
+    logger,
+    `smpp://smsc:smsc@127.0.0.1:${smsc.port}?name=a`,
   );
-  events = await collectEvents(bus, `smsc-connector-it-events-${run}`);
-  await eventually(() => expect(connector.isBound()).toBe(true));
+  ({ bus, events } = platform);
 }, 60_000);
 
 afterAll(async () => {
-  await events?.stop();
-  await connector?.stop();
+  await platform?.stop();
   await smsc?.close();
-  await infrastructure?.close();
 });
 
 describe('smsc-connector on Postgres and Kafka', () => {

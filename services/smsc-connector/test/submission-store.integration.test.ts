@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { OUTBOX_MIGRATIONS_DIR } from '@msg/bus';
 import type { SmsStatus } from '@msg/contracts';
-import { createGroupCommit, createPool, migrate } from '@msg/db';
+import { createGroupCommit, migrate } from '@msg/db';
 import { createLogger } from '@msg/logger';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,23 +19,18 @@ import {
   SCHEMA,
   type SubmissionOutcome,
 } from '../src/submission-store.js';
-import { outbound } from './support.js';
+import { outbound, startScratchDatabase } from './support.js';
 
-const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const logger = createLogger({ service: 'submission-store-it', level: 'error' });
-const databaseName = `msg_smsc_store_test_${randomBytes(4).toString('hex')}`;
 const policy: ReceiptWaitPolicy = { defaultValidityMinutes: 2880, graceMinutes: 60 };
 const scope = 'smsc@127.0.0.1:2775';
 
-let admin: pg.Pool;
+let database: Awaited<ReturnType<typeof startScratchDatabase>>;
 let pool: pg.Pool;
 
 beforeAll(async () => {
-  admin = createPool({ url: adminUrl, max: 1, applicationName: 'submission-store-it-admin' });
-  await admin.query(`CREATE DATABASE "${databaseName}"`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${databaseName}`;
-  pool = createPool({ url: url.href, max: 6, applicationName: 'submission-store-it' });
+  database = await startScratchDatabase('smsc-store-test', 6);
+  pool = database.pool;
   await migrate({
     pool,
     schema: SCHEMA,
@@ -48,9 +43,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await pool?.end();
-  await admin?.query(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
-  await admin?.end();
+  await database?.close();
 });
 
 /** The group commits the connector runs, with a count of the transactions they used. */

@@ -12,7 +12,9 @@ import {
 import { createPool } from '@msg/db';
 import type { Logger } from '@msg/logger';
 import type pg from 'pg';
-import { vi } from 'vitest';
+import { expect, vi } from 'vitest';
+import { loadSmscConnectorConfig } from '../src/config.js';
+import { type SmscConnector, startSmscConnector } from '../src/service.js';
 import type { DeliverSm, SmppBind } from '../src/smpp-bind.js';
 
 /**
@@ -158,30 +160,97 @@ export function fakeDeliverSm(octets: Buffer, fields: Record<string, unknown>): 
 }
 
 /**
- * A database of its own on the real Postgres server (`TEST_DATABASE_URL`; the schema name is
- * fixed, so runs cannot share one) and a bus on the real Kafka broker (`TEST_KAFKA_BROKERS`).
+ * A database of its own on the real Postgres server (`TEST_DATABASE_URL`; the connector's schema
+ * name is fixed, so runs cannot share one), dropped by `close()`.
  */
-export async function startRealInfrastructure(name: string, logger: Logger) {
+export async function startScratchDatabase(name: string, poolSize = 4) {
   const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const brokers = (process.env.TEST_KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
-  const run = randomBytes(4).toString('hex');
-  const databaseName = `msg_${name.replaceAll('-', '_')}_${run}`;
+  const databaseName = `msg_${name.replaceAll('-', '_')}_${randomBytes(4).toString('hex')}`;
   const admin: pg.Pool = createPool({ url: adminUrl, max: 1, applicationName: `${name}-admin` });
   await admin.query(`CREATE DATABASE "${databaseName}"`);
   const url = new URL(adminUrl);
   url.pathname = `/${databaseName}`;
-  const pool = createPool({ url: url.href, max: 4, applicationName: name });
-  const bus = createKafkaBus({ brokers, clientId: `${name}-${run}`, logger });
+  const pool = createPool({ url: url.href, max: poolSize, applicationName: name });
   return {
     pool,
-    bus,
-    /** Unique per run: consumer groups of their own, as the broker keeps earlier runs' events. */
-    run,
     async close() {
-      await bus.close();
       await pool.end();
       await admin.query(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
       await admin.end();
     },
   };
+}
+
+type ConnectorDeps = { pool: pg.Pool; bus: Bus; logger: Logger };
+
+/**
+ * Starts the connector on `deps` with a test's settings over quiet defaults: errors only, and a
+ * consumer group of its own, so it sees only what is published after it.
+ */
+export function startTestConnector(
+  deps: ConnectorDeps,
+  env: Record<string, string>,
+): Promise<SmscConnector> {
+  return startSmscConnector(
+    loadSmscConnectorConfig({
+      LOG_LEVEL: 'error',
+      SMSC_CONSUMER_GROUP: `smsc-connector-${randomBytes(4).toString('hex')}`,
+      ...env,
+    }),
+    deps,
+  );
+}
+
+/** startTestConnector, resolved once it is bound; a connector that does not bind in time is stopped. */
+export async function startBoundConnector(
+  deps: ConnectorDeps,
+  env: Record<string, string>,
+  boundTimeoutMs?: number,
+): Promise<SmscConnector> {
+  const connector = await startTestConnector(deps, env);
+  try {
+    await eventually(() => expect(connector.isBound()).toBe(true), boundTimeoutMs);
+  } catch (error) {
+    await connector.stop();
+    throw error;
+  }
+  return connector;
+}
+
+/**
+ * The deployed shape for an integration test: a scratch database on the real Postgres server, a
+ * bus on the real Kafka broker (`TEST_KAFKA_BROKERS`), the connector bound to `smscBinds` with
+ * consumer groups unique to the run (the broker keeps earlier runs' events), and the sms.status.v1
+ * and sms.inbound.v1 events from then on. `stop()` stops them all.
+ */
+export async function startConnectorOnPostgresAndKafka(
+  name: string,
+  logger: Logger,
+  smscBinds: string,
+  boundTimeoutMs?: number,
+) {
+  const brokers = (process.env.TEST_KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
+  const run = randomBytes(4).toString('hex');
+  const database = await startScratchDatabase(name);
+  const bus = createKafkaBus({ brokers, clientId: `${name}-${run}`, logger });
+  const started: { stop(): Promise<unknown> }[] = [];
+  const stop = async () => {
+    for (const part of started.reverse()) await part.stop();
+    await bus.close();
+    await database.close();
+  };
+  try {
+    const connector = await startBoundConnector(
+      { pool: database.pool, bus, logger },
+      { SMSC_BINDS: smscBinds, OUTBOX_POLL_MS: '50', SMSC_CONSUMER_GROUP: `${name}-${run}` },
+      boundTimeoutMs,
+    );
+    started.push(connector);
+    const events = await collectEvents(bus, `${name}-events-${run}`);
+    started.push(events);
+    return { bus, connector, events, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 }

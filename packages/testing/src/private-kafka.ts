@@ -1,16 +1,22 @@
+// A one-node Kafka broker of a test's or benchmark's own (infra/kafka's scripts, a scratch
+// KAFKA_HOME, free ports), wiped when stopped. Needed whenever a run restarts the broker (it would
+// disturb everyone else's tests on the shared one) or runs the platform's consumers: two suites on
+// the shared broker join the same consumer groups (batch-status, the sms service's, the
+// connector's) and take each other's messages, and its topics still hold earlier runs' messages.
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { freePort } from './platform.js';
 
+/** The checkout's root, from src/ or dist/ of this package alike. */
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const run = promisify(execFile);
 
-/** A one-node Kafka of this test alone: restarting it disturbs no one else's tests. */
 export interface PrivateKafka {
+  /** host:port to connect to. */
   brokers: string;
   /** Stops the broker (controlled shutdown), then starts it again on the same ports and data. */
   restart(): Promise<{ stoppedAt: number; startedAt: number }>;
@@ -18,10 +24,22 @@ export interface PrivateKafka {
   stop(): Promise<void>;
 }
 
-/**
- * Starts a broker with infra/kafka/start.sh on free ports and a scratch data folder (the jars are
- * the checkout's, fetched once).
- */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+/** Starts the broker with infra/kafka/start.sh (the jars are the checkout's, fetched once). */
 export async function startPrivateKafka(): Promise<PrivateKafka> {
   const home = await mkdtemp(join(tmpdir(), 'msg-kafka-'));
   const port = await freePort();
