@@ -11,9 +11,10 @@ import { Topics } from '@msg/contracts';
 import { defineService, type ServiceDependencies, startWithBackground } from '@msg/service-kit';
 import { createApp } from './app.js';
 import { loadReplypathConfig, type ReplypathConfig } from './config.js';
-
-/** The Postgres schema of the reply-path tables, its outbox and its rate buckets. */
-export const REPLYPATH_SCHEMA = 'replypath';
+import { cappedRateLimiter } from './http/capped-rate.js';
+import { createSender } from './messages/sender.js';
+import { createPoolStore } from './pool/pool-store.js';
+import { REPLYPATH_SCHEMA } from './schema.js';
 
 /** What the schema is made of: the outbox (@msg/bus), the rate buckets (@msg/auth), its tables. */
 export const REPLYPATH_MIGRATIONS = [
@@ -31,7 +32,7 @@ export interface ReplypathServiceOptions {
  * The reply-path service: schema "replypath" and the account directory before it serves; once
  * it listens, the outbox relay (sms.outbound.v1).
  */
-export function replypathService(_options: ReplypathServiceOptions = {}) {
+export function replypathService(options: ReplypathServiceOptions = {}) {
   return defineService({
     name: 'replypath',
     loadConfig: loadReplypathConfig,
@@ -41,12 +42,19 @@ export function replypathService(_options: ReplypathServiceOptions = {}) {
     async start(config: ReplypathConfig, kit) {
       const directory = await kit.accountDirectory();
       kit.outboxRelay();
+      const now = options.now ?? (() => new Date());
       const app = createApp({
+        sender: createSender({ pool: kit.pool, quarantineMs: config.REPLYPATH_QUARANTINE, now }),
+        poolStore: createPoolStore(kit.pool, now),
+        accounts: directory,
         // 401 Basic challenge, 403 disabled / no 'replypath' / outside the IP allow-list, 429.
         basicAuth: basicAccountAccess(createCredentialVerifier({ directory }), {
           realm: 'Reply-path',
           permission: 'replypath',
-          limiter: createPostgresRateLimiter({ pool: kit.pool, schema: REPLYPATH_SCHEMA }),
+          // The account's rate, at most 100 per second (spec 8.2).
+          limiter: cappedRateLimiter(
+            createPostgresRateLimiter({ pool: kit.pool, schema: REPLYPATH_SCHEMA }),
+          ),
         }),
         internalBearer: requireServiceToken(config.REPLYPATH_INTERNAL_TOKEN, {
           realm: 'replypath-internal',
@@ -62,7 +70,8 @@ export function replypathService(_options: ReplypathServiceOptions = {}) {
         trustProxy: config.TRUSTED_PROXIES,
         validateResponses: config.NODE_ENV === 'test',
       });
-      return { app };
+      /** The account directory (accounts.v1), for the reply handling of rp-inbound. */
+      return { app, accounts: directory };
     },
   });
 }
