@@ -12,3 +12,4 @@ export {
 } from './jsmpp-smsc.js';
 export { type PrivateKafka, startPrivateKafka } from './private-kafka.js';
 export { publishAccount } from './publish-account.js';
+export { createScratchDatabase, type ScratchDatabase } from './scratch-database.js';
