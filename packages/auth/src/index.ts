@@ -44,6 +44,15 @@ export {
   type PostgresRateLimiterOptions,
   RATE_LIMIT_MIGRATIONS_DIR,
 } from './postgres-rate-limiter.js';
+export {
+  createPrepaidBilling,
+  type DebitItem,
+  InsufficientFundsError,
+  isPrepaid,
+  MAX_DEBIT_ITEMS,
+  type PrepaidBilling,
+  type PrepaidBillingOptions,
+} from './prepaid-billing.js';
 export { type RateLimitPolicy, rateLimit } from './rate-limit-middleware.js';
 export {
   createRateLimiter,

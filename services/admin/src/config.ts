@@ -6,6 +6,11 @@ export const adminSettings = z.object({
   ADMIN_TOKEN: secret().describe(
     'Bearer token operators and the CLI present to the internal admin API. At least 16 characters.',
   ),
+  BILLING_INTERNAL_TOKEN: secret()
+    .optional()
+    .describe(
+      'Bearer token the sending services (sms, batch, replypath) present to debit prepaid accounts; unset: every debit is refused (401), so prepaid sends fail as unavailable',
+    ),
 });
 
 export type AdminConfig = z.infer<typeof adminSettings>;

@@ -5,6 +5,7 @@ import { createPrismaClient } from '@msg/db';
 import { createPostgresIdempotencyStore, IDEMPOTENCY_MIGRATIONS_DIR } from '@msg/http';
 import { defineService, type ServiceDependencies, startWithBackground } from '@msg/service-kit';
 import { ADMIN_SCHEMA, createAccounts } from './accounts/accounts.js';
+import { createDebits } from './accounts/debits.js';
 import { createApp } from './app.js';
 import { type AdminConfig, loadAdminConfig } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
@@ -30,6 +31,8 @@ export const adminService = defineService({
     const app = createApp({
       accounts: createAccounts({ prisma }),
       adminToken: config.ADMIN_TOKEN,
+      debits: createDebits({ prisma }),
+      billingToken: config.BILLING_INTERNAL_TOKEN,
       idempotencyStore: createPostgresIdempotencyStore({ pool: kit.pool, schema: ADMIN_SCHEMA }),
       logger: kit.logger,
       metrics: kit.metrics,
