@@ -48,6 +48,7 @@ export {
   createPrepaidBilling,
   type DebitItem,
   InsufficientFundsError,
+  insufficientFundsMessage,
   isPrepaid,
   MAX_DEBIT_ITEMS,
   type PrepaidBilling,

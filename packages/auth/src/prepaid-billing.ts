@@ -15,12 +15,13 @@ export interface DebitItem {
  */
 export class InsufficientFundsError extends HttpError {
   constructor(parts: number) {
-    super(
-      402,
-      'INSUFFICIENT_FUNDS',
-      `prepaid balance does not cover ${parts} SMS part${parts === 1 ? '' : 's'}; top up the account`,
-    );
+    super(402, 'INSUFFICIENT_FUNDS', insufficientFundsMessage(parts));
   }
+}
+
+/** The refusal's message, for interfaces that answer it with another status. */
+export function insufficientFundsMessage(parts: number): string {
+  return `prepaid balance does not cover ${parts} SMS part${parts === 1 ? '' : 's'}; top up the account`;
 }
 
 export interface PrepaidBillingOptions {
@@ -32,12 +33,19 @@ export interface PrepaidBillingOptions {
   /** Per attempt; one retry follows a network failure or a 5xx (debits are idempotent). */
   timeoutMs?: number;
   fetch?: typeof globalThis.fetch;
+  /**
+   * Builds the refusal of `charge` (default: InsufficientFundsError, 402). An interface whose
+   * status table has no 402 picks its own: the current reply-path 403 (`new HttpError(403,
+   * 'INSUFFICIENT_FUNDS', message)`), the legacy reply-path 401 (spec 7.3, `UnauthorizedError`).
+   */
+  refuse?: (parts: number) => Error;
 }
 
 export interface PrepaidBilling {
   /**
    * Pays for one message before it is accepted. Postpaid accounts return at once without a call.
-   * Throws InsufficientFundsError (402) when the balance does not cover `parts`, and
+   * Throws `refuse(parts)` (InsufficientFundsError, 402, by default) when the balance does not
+   * cover `parts`, and
    * UpstreamUnavailableError (503) when the billing API cannot answer (never sends unpaid).
    */
   charge(account: AccountState, reference: string, parts: number): Promise<void>;
@@ -70,6 +78,7 @@ export function createPrepaidBilling({
   logger,
   timeoutMs = 5000,
   fetch = globalThis.fetch,
+  refuse = (parts) => new InsufficientFundsError(parts),
 }: PrepaidBillingOptions): PrepaidBilling {
   const unavailable = () =>
     new UpstreamUnavailableError(
@@ -133,7 +142,7 @@ export function createPrepaidBilling({
     chargeInOrder,
     async charge(account, reference, parts) {
       const [paid] = await chargeInOrder(account, [{ reference, parts }]);
-      if (!paid) throw new InsufficientFundsError(parts);
+      if (!paid) throw refuse(parts);
     },
   };
 }

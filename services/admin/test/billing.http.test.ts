@@ -1,7 +1,8 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createPrepaidBilling, InsufficientFundsError } from '@msg/auth';
+import { createPrepaidBilling, InsufficientFundsError, insufficientFundsMessage } from '@msg/auth';
 import type { AccountState } from '@msg/contracts';
+import { UnauthorizedError } from '@msg/http';
 import { createLogger } from '@msg/logger';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -217,6 +218,21 @@ describe('createPrepaidBilling (@msg/auth) against the admin service', () => {
       ]),
     ).toEqual([true, true, false]);
     expect(await balanceOf(account.id)).toBe(0);
+  });
+
+  it('when an interface chooses its own refusal (legacy reply-path: 401), then charge throws that', async () => {
+    const account = await create({ billingMode: 'prepaid' });
+    const state = await stateOf(account.id, 1);
+    const client = createPrepaidBilling({
+      adminUrl,
+      token: BILLING_TOKEN,
+      logger,
+      refuse: (parts) => new UnauthorizedError(insufficientFundsMessage(parts)),
+    });
+    await expect(client.charge(state, 'r1', 1)).rejects.toMatchObject({
+      status: 401,
+      message: 'prepaid balance does not cover 1 SMS part; top up the account',
+    });
   });
 
   it('when the account is postpaid, then nothing is called', async () => {
