@@ -55,6 +55,13 @@ export interface PrepaidBilling {
    * are refused, so a batch stops where the money did. Postpaid: all true, no call.
    */
   chargeInOrder(account: AccountState, items: readonly DebitItem[]): Promise<boolean[]>;
+  /**
+   * Gives back a charge whose message was not accepted after all (storing it failed, or the
+   * interface refused it after paying). Best effort, never throws: answers whether credits came
+   * back; a failure is logged (the debit then stays, as a charge for a message not sent).
+   * Postpaid: false, no call.
+   */
+  refund(account: AccountState, reference: string): Promise<boolean>;
 }
 
 /** Most items one call to the billing API carries (its document's maxItems). */
@@ -86,41 +93,48 @@ export function createPrepaidBilling({
       RETRY_AFTER_SECONDS,
     );
 
-  async function post(accountId: string, items: readonly DebitItem[]): Promise<boolean[]> {
+  /**
+   * One call to the billing API, retried once after a network failure or a 5xx (debits and
+   * refunds are idempotent by reference). Any other failure is UpstreamUnavailableError.
+   */
+  async function call(accountId: string, path: string, init: RequestInit): Promise<unknown> {
     if (!adminUrl || !token) {
-      logger.error('prepaid send refused: ADMIN_URL or BILLING_INTERNAL_TOKEN not configured', {
+      logger.error('prepaid billing refused: ADMIN_URL or BILLING_INTERNAL_TOKEN not configured', {
         accountId,
       });
       throw unavailable();
     }
-    const url = `${adminUrl.replace(/\/$/, '')}/internal/v1/accounts/${encodeURIComponent(accountId)}/debits`;
+    const url = `${adminUrl.replace(/\/$/, '')}/internal/v1/accounts/${encodeURIComponent(accountId)}/${path}`;
     for (let attempt = 1; ; attempt += 1) {
       let status: number | undefined;
       try {
         const response = await fetch(url, {
-          method: 'POST',
+          ...init,
           headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ items }),
           signal: AbortSignal.timeout(timeoutMs),
         });
         status = response.status;
-        if (response.ok) {
-          const body = (await response.json()) as { results?: { debited?: unknown }[] };
-          const results = body.results?.map((r) => r.debited === true);
-          if (results?.length === items.length) return results;
-          logger.error('billing answer unreadable', { accountId });
-          throw unavailable();
-        }
+        if (response.ok) return await response.json();
         await response.body?.cancel();
+        logger.warn('billing call refused', { accountId, status, attempt });
       } catch (error) {
-        if (error instanceof HttpError) throw error;
         logger.warn('billing call failed', { accountId, attempt, reason: String(error) });
       }
-      // 4xx other than a timeout will not change on retry (a wrong token, an unknown account).
+      // 4xx will not change on retry (a wrong token, an unknown account).
       const retryable = status === undefined || status >= 500;
-      if (status !== undefined) logger.warn('billing call refused', { accountId, status, attempt });
       if (!retryable || attempt >= 2) throw unavailable();
     }
+  }
+
+  async function post(accountId: string, items: readonly DebitItem[]): Promise<boolean[]> {
+    const body = (await call(accountId, 'debits', {
+      method: 'POST',
+      body: JSON.stringify({ items }),
+    })) as { results?: { debited?: unknown }[] } | null;
+    const results = body?.results?.map((r) => r.debited === true);
+    if (results?.length === items.length) return results;
+    logger.error('billing answer unreadable', { accountId });
+    throw unavailable();
   }
 
   async function chargeInOrder(
@@ -140,6 +154,18 @@ export function createPrepaidBilling({
 
   return {
     chargeInOrder,
+    async refund(account, reference) {
+      if (!isPrepaid(account)) return false;
+      try {
+        const body = (await call(account.id, `debits/${encodeURIComponent(reference)}`, {
+          method: 'DELETE',
+        })) as { refunded?: unknown } | null;
+        return body?.refunded === true;
+      } catch {
+        logger.error('prepaid refund failed; the charge stays', { accountId: account.id });
+        return false;
+      }
+    },
     async charge(account, reference, parts) {
       const [paid] = await chargeInOrder(account, [{ reference, parts }]);
       if (!paid) throw refuse(parts);

@@ -19,7 +19,8 @@ export interface FakeBilling {
 /**
  * A stand-in for the admin service's `POST /internal/v1/accounts/{id}/debits` (document
  * admin.yaml), for component tests of the sending services: items paid in order as far as the
- * balance goes, the rest refused; a known reference is paid again for free. The admin service's
+ * balance goes, the rest refused; a known reference is paid again for free; `DELETE .../debits/{reference}`
+ * gives a debit back. The admin service's
  * own tests check the real one (exactness under concurrency on Postgres) and the client against it.
  */
 export async function startFakeBilling(
@@ -27,15 +28,33 @@ export async function startFakeBilling(
 ): Promise<FakeBilling> {
   const balances = new Map<string, number>();
   const references = new Map<string, string[]>();
+  const partsOf = new Map<string, number>();
   let calls = 0;
   const server = createServer((req, res) => {
+    if (req.headers.authorization !== `Bearer ${token}`) {
+      res.writeHead(401).end();
+      return;
+    }
+    const refund = /^\/internal\/v1\/accounts\/([^/]+)\/debits\/([^/]+)$/.exec(req.url ?? '');
+    if (req.method === 'DELETE' && refund?.[1] && refund[2]) {
+      const accountId = decodeURIComponent(refund[1]);
+      const reference = decodeURIComponent(refund[2]);
+      const done = references.get(accountId) ?? [];
+      const refunded = done.includes(reference);
+      if (refunded) {
+        references.set(
+          accountId,
+          done.filter((r) => r !== reference),
+        );
+        balances.set(accountId, (balances.get(accountId) ?? 0) + (partsOf.get(reference) ?? 0));
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ refunded, balance: balances.get(accountId) ?? 0 }));
+      return;
+    }
     const match = /^\/internal\/v1\/accounts\/([^/]+)\/debits$/.exec(req.url ?? '');
     if (req.method !== 'POST' || !match?.[1]) {
       res.writeHead(404).end();
-      return;
-    }
-    if (req.headers.authorization !== `Bearer ${token}`) {
-      res.writeHead(401).end();
       return;
     }
     const accountId = decodeURIComponent(match[1]);
@@ -57,6 +76,7 @@ export async function startFakeBilling(
         }
         balance -= parts;
         done.push(reference);
+        partsOf.set(reference, parts);
         return { reference, debited: true };
       });
       balances.set(accountId, balance);

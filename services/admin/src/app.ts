@@ -17,6 +17,7 @@ import { disableAccount } from './operations/disableAccount.js';
 import { enableAccount } from './operations/enableAccount.js';
 import { getAccount } from './operations/getAccount.js';
 import { listAccounts } from './operations/listAccounts.js';
+import { refundDebit } from './operations/refundDebit.js';
 import { republishAccounts } from './operations/republishAccounts.js';
 import { revokeApiKey } from './operations/revokeApiKey.js';
 import { setPassword } from './operations/setPassword.js';
@@ -79,6 +80,7 @@ export function createApp(deps: AdminAppDeps) {
       app.post(`${base}/:account/enable`, enableAccount(accounts));
       app.post(`${base}/:account/top-ups`, topUpAccount(accounts));
       app.post(`${base}/:account/debits`, debitAccount(deps.debits));
+      app.delete(`${base}/:account/debits/:reference`, refundDebit(deps.debits));
       app.put(`${base}/:account/password`, setPassword(accounts));
       app.post(`${base}/:account/api-keys`, createApiKey(accounts));
       app.delete(`${base}/:account/api-keys/:keyId`, revokeApiKey(accounts));

@@ -197,6 +197,43 @@ describe('debitAccount', () => {
   });
 });
 
+describe('refundDebit', () => {
+  const refund = (id: string, reference: string) =>
+    api()
+      .delete(`${base}/${id}/debits/${encodeURIComponent(reference)}`)
+      .set(billing);
+
+  it('when a debit is refunded, then its credits come back once and the reference may be paid again', async () => {
+    const account = await create({ billingMode: 'prepaid' });
+    await topUp(account.id, 5);
+    await debit(account.id, [{ reference: 'batch:x:1', parts: 3 }]);
+    expect((await refund(account.id, 'batch:x:1')).body).toEqual({ refunded: true, balance: 5 });
+    expect((await refund(account.id, 'batch:x:1')).body).toEqual({ refunded: false, balance: 5 });
+    expect((await refund(account.id, 'never')).body).toEqual({ refunded: false, balance: 5 });
+    expect((await debit(account.id, [{ reference: 'batch:x:1', parts: 3 }])).body.balance).toBe(2);
+  });
+
+  it('when a refund refills an empty balance, then funds are published again', async () => {
+    const account = await create({ billingMode: 'prepaid' });
+    await topUp(account.id, 1);
+    await debit(account.id, [{ reference: 'only', parts: 1 }]);
+    const emptied = (await api().get(`${base}/${account.id}`).set(operator)).body.version;
+    expect((await admin.publishedState(account.id, emptied)).billing?.fundsAvailable).toBe(false);
+    expect((await refund(account.id, 'only')).body).toEqual({ refunded: true, balance: 1 });
+    expect((await admin.publishedState(account.id, emptied + 1)).billing?.fundsAvailable).toBe(
+      true,
+    );
+  });
+
+  it('when the operator token is used, then 401 and nothing comes back', async () => {
+    const account = await create({ billingMode: 'prepaid' });
+    await topUp(account.id, 2);
+    await debit(account.id, [{ reference: 'r', parts: 2 }]);
+    expect((await api().delete(`${base}/${account.id}/debits/r`).set(operator)).status).toBe(401);
+    expect(await balanceOf(account.id)).toBe(0);
+  });
+});
+
 describe('createPrepaidBilling (@msg/auth) against the admin service', () => {
   const stateOf = async (id: string, version: number): Promise<AccountState> =>
     admin.publishedState(id, version);
@@ -233,6 +270,18 @@ describe('createPrepaidBilling (@msg/auth) against the admin service', () => {
       status: 401,
       message: 'prepaid balance does not cover 1 SMS part; top up the account',
     });
+  });
+
+  it('when a charge is refunded through the client, then the credits come back; postpaid refunds nothing', async () => {
+    const account = await create({ billingMode: 'prepaid' });
+    const state = await stateOf(account.id, (await topUp(account.id, 2)).body.version);
+    const client = createPrepaidBilling({ adminUrl, token: BILLING_TOKEN, logger });
+    await client.charge(state, 'lost', 2);
+    expect(await balanceOf(account.id)).toBe(0);
+    expect(await client.refund(state, 'lost')).toBe(true);
+    expect(await balanceOf(account.id)).toBe(2);
+    const postpaid = await stateOf((await create()).id, 1);
+    expect(await client.refund(postpaid, 'lost')).toBe(false);
   });
 
   it('when the account is postpaid, then nothing is called', async () => {

@@ -78,6 +78,22 @@ describe('sendSms for a prepaid account (rule 5.3)', () => {
     expect(await messagesOf(account.id)).toBe(10);
   });
 
+  it('when the paid message cannot be stored, then the send fails and its credits come back', async () => {
+    const account = await prepaid(2);
+    // A store failure for this one sender only (the database refuses the row).
+    await sms.pool.query(
+      "ALTER TABLE sms.message ADD CONSTRAINT test_refuse_sender CHECK (sender <> 'FailStore')",
+    );
+    try {
+      const res = await sms.send(account, { ...oneLine, from: 'FailStore' });
+      expect(res.status).toBe(500);
+      expect(sms.billing.balance(account.id)).toBe(2);
+      expect(sms.billing.debited(account.id)).toEqual([]);
+    } finally {
+      await sms.pool.query('ALTER TABLE sms.message DROP CONSTRAINT test_refuse_sender');
+    }
+  });
+
   it('when the body is invalid, then 400 and nothing is debited', async () => {
     const account = await prepaid(5);
     const res = await sms.send(account, { ...oneLine, to: 'nope' });

@@ -87,7 +87,47 @@ export function createDebits({ prisma }: { prisma: PrismaClient }) {
         { maxWait: 30_000, timeout: 30_000 },
       );
     },
+
+    /**
+     * Gives back what a debit took, when its message could not be accepted after all (the
+     * sending service failed to store it, or refused it for another reason after paying). The
+     * debit record goes too, so the reference may be paid again. A reference never debited, or
+     * already refunded, gives back nothing (`refunded: false`). A refund that refills an empty
+     * balance republishes the account (funds available again).
+     */
+    async refund(accountId: string, reference: string): Promise<RefundOutcome> {
+      if (!UUID.test(accountId)) throw new NotFoundError(`account ${accountId} not found`);
+      return prisma.$transaction(
+        async (tx) => {
+          const [account] = await tx.$queryRaw<{ balance: bigint }[]>`
+            SELECT balance FROM admin.account WHERE id = ${accountId}::uuid FOR UPDATE`;
+          if (!account) throw new NotFoundError(`account ${accountId} not found`);
+          const key = { accountId_reference: { accountId, reference } };
+          const debit = await tx.accountDebit.findUnique({ where: key, select: { parts: true } });
+          if (!debit) return { refunded: false, balance: Number(account.balance) };
+          await tx.accountDebit.delete({ where: key });
+          const refilled = account.balance === 0n;
+          const record = await tx.account.update({
+            where: { id: accountId },
+            data: {
+              balance: { increment: BigInt(debit.parts) },
+              ...(refilled && { version: { increment: 1 } }),
+            },
+            include: withKeys,
+          });
+          if (refilled) await publishAccount(tx, record);
+          return { refunded: true, balance: Number(record.balance) };
+        },
+        { maxWait: 30_000, timeout: 30_000 },
+      );
+    },
   };
+}
+
+export interface RefundOutcome {
+  refunded: boolean;
+  /** Credits left after this call. */
+  balance: number;
 }
 
 export type Debits = ReturnType<typeof createDebits>;

@@ -36,7 +36,8 @@ export function createMessages({
     /**
      * Stores an accepted message and queues it for the smsc-connector; answers its id. A prepaid
      * account pays its parts first (InsufficientFundsError, 402, when its balance cannot), keyed
-     * by the message id, so nothing unpaid is stored and nothing is paid twice.
+     * by the message id, so nothing unpaid is stored and nothing is paid twice; a message whose
+     * store fails is refunded.
      */
     async accept(account: AccountState, sms: AcceptedSms, traceId?: string): Promise<string> {
       const messageId = randomUUID();
@@ -58,7 +59,7 @@ export function createMessages({
         accountId: account.id,
         ...(traceId && { traceId }),
       });
-      await intake.add({
+      const stored = intake.add({
         row: {
           id: messageId,
           accountId: account.id,
@@ -72,6 +73,13 @@ export function createMessages({
         // Keyed by account: per-account order and throughput at the connector.
         outbound: { key: account.id, value: event },
       });
+      try {
+        await stored;
+      } catch (error) {
+        // Paid but not stored: the send fails, so its credits go back (a no-op when postpaid).
+        await billing.refund(account, messageId);
+        throw error;
+      }
       return messageId;
     },
 
