@@ -1,4 +1,4 @@
-import { loadConfig, secret, serviceSettings, trustSettings, z } from '@msg/config';
+import { durationMs, loadConfig, secret, serviceSettings, trustSettings, z } from '@msg/config';
 
 export const adminSettings = z.object({
   ...serviceSettings.shape,
@@ -11,6 +11,9 @@ export const adminSettings = z.object({
     .describe(
       'Bearer token the sending services (sms, batch, replypath) present to debit prepaid accounts; unset: every debit is refused (401), so prepaid sends fail as unavailable',
     ),
+  DEBIT_RETENTION: durationMs('720h').describe(
+    'How long a prepaid debit record is kept: within it a retried debit of the same message is free (retries come within minutes)',
+  ),
 });
 
 export type AdminConfig = z.infer<typeof adminSettings>;

@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import type pg from 'pg';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { purgeOldDebits } from '../src/accounts/debit-retention.js';
 import { startAdminOnScratchDatabase } from './scratch-database.js';
 import { ADMIN_TOKEN, BILLING_TOKEN } from './support.js';
 
@@ -97,5 +98,26 @@ describe('debitAccount under concurrency (real Postgres)', () => {
     expect(after).toEqual({ balance: String(19 - 3 * paid), debits: paid, parts: 3 * paid });
     expect(paid).toBeGreaterThanOrEqual(2);
     expect(paid).toBeLessThanOrEqual(6);
+  });
+});
+
+describe('debit retention (real Postgres)', () => {
+  it('when debit records are older than the retention, then only they are deleted', async () => {
+    const id = await prepaidAccount(5);
+    await debit(id, 'old');
+    await debit(id, 'recent');
+    await pool.query(
+      `UPDATE admin.account_debit SET created_at = now() - interval '31 days'
+        WHERE account_id = $1 AND reference = 'old'`,
+      [id],
+    );
+    expect(await purgeOldDebits(pool, 30 * 24 * 3_600_000)).toBe(1);
+    const { rows } = await pool.query<{ reference: string }>(
+      'SELECT reference FROM admin.account_debit WHERE account_id = $1',
+      [id],
+    );
+    expect(rows.map((r) => r.reference)).toEqual(['recent']);
+    // Within the retention a retry stays free.
+    expect((await debit(id, 'recent')).body.balance).toBe(3);
   });
 });
