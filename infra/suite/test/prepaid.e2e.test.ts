@@ -1,5 +1,6 @@
+import { gzipSync } from 'node:zlib';
 import got, { type Got } from 'got';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Platform, startEmbedded } from './platform.js';
 
 /**
@@ -66,5 +67,65 @@ describe('prepaid single SMS through the gateway', () => {
 
     const view = await admin.get(account.name).json<{ billing: { balance: number } }>();
     expect(view.billing).toEqual({ mode: 'prepaid', balance: 1 });
+  });
+});
+
+describe('prepaid batch through the gateway', () => {
+  it('when the balance pays for two of three one-part recipients, then two are submitted, the third fails, and the batch completes', async () => {
+    const name = `prepaidbatch${Date.now().toString(36)}`;
+    const created = await admin
+      .post('', {
+        json: { name, permissions: ['batch_sms'], billingMode: 'prepaid', createApiKey: true },
+      })
+      .json<{ apiKey: string }>();
+    await admin.post(`${name}/top-ups`, { json: { credits: 2 } });
+    const token = await eventually(async () => {
+      const res = await got.post<{ access_token: string }>(
+        `${platform.gatewayUrl}/v1/oauth/token`,
+        {
+          json: {
+            client_id: name,
+            client_secret: created.apiKey,
+            grant_type: 'client_credentials',
+          },
+          responseType: 'json',
+          throwHttpErrors: false,
+        },
+      );
+      return res.statusCode === 200 ? res.body.access_token : undefined;
+    });
+    const batches = got.extend({
+      prefixUrl: platform.gatewayUrl,
+      headers: { authorization: `Bearer ${token}` },
+      responseType: 'json',
+    });
+    const batch = {
+      sms_config: { sender_id: 'Acme', message_template: 'Hej {{name}}' },
+      recipients: ['+46701110001', '+46701110002', '+46701110003'].map((phone_number, i) => ({
+        phone_number,
+        field_message: { name: `N${i}` },
+      })),
+    };
+    const { id } = await batches
+      .post('v1/batches', {
+        body: gzipSync(JSON.stringify({ batch })),
+        headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      })
+      .json<{ id: string }>();
+
+    const summary = await vi.waitFor(
+      async () => {
+        const polled = await batches
+          .get(`v1/batches/${id}/poll`)
+          .json<{ batch_status_summary: Record<string, unknown> }>();
+        const s = polled.batch_status_summary;
+        if (s.status !== 'completed') throw new Error(JSON.stringify(s));
+        return s;
+      },
+      { timeout: 60_000, interval: 250 },
+    );
+    expect(summary).toMatchObject({ submitted_messages: 2, failed_messages: 1, total_parts: 2 });
+    const view = await admin.get(name).json<{ billing: { balance: number } }>();
+    expect(view.billing).toEqual({ mode: 'prepaid', balance: 0 });
   });
 });
