@@ -109,21 +109,29 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
     const numbersInternalToken = secret();
     /** Bearer token of the reply-path service's internal send API (legacy reply-path service). */
     const replypathInternalToken = secret();
+    /** Bearer token of admin's billing API: the sending services debit prepaid accounts with it. */
+    const billingInternalToken = secret();
     const adminUrl = await serve(
       adminService,
-      loadAdminConfig({ ...common, ADMIN_TOKEN: adminToken }),
+      loadAdminConfig({
+        ...common,
+        ADMIN_TOKEN: adminToken,
+        BILLING_INTERNAL_TOKEN: billingInternalToken,
+      }),
       config.ADMIN_PORT,
     );
+    const billing = { ADMIN_URL: adminUrl, BILLING_INTERNAL_TOKEN: billingInternalToken };
     const batchUrl = await serve(
       batchService,
       loadBatchConfig({
         ...common,
+        ...billing,
         JWT_KEYS: config.JWT_KEYS ?? `k1:${secret(32)}`,
         // With keys supplied, the first one signs.
         JWT_ACTIVE_KID: config.JWT_KEYS?.split(':')[0] ?? 'k1',
       }),
     );
-    const smsUrl = await serve(smsService, loadSmsConfig(common));
+    const smsUrl = await serve(smsService, loadSmsConfig({ ...common, ...billing }));
     const notifierUrl = await serve(
       notifierService,
       loadNotifierConfig({

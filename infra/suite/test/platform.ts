@@ -203,6 +203,8 @@ export async function startProcessGroup(options: { brokers?: string } = {}): Pro
 export async function startProcesses(): Promise<Platform> {
   const group = await startProcessGroup();
   const adminToken = randomBytes(24).toString('base64url');
+  /** Admin's billing token: sms and batch debit prepaid accounts with it. */
+  const billingToken = randomBytes(24).toString('base64url');
   try {
     const [adminPort, batchPort, gatewayPort] = [
       await freePort(),
@@ -212,12 +214,17 @@ export async function startProcesses(): Promise<Platform> {
     const admin = group.add('admin', {
       script: 'services/admin/dist/main.js',
       port: adminPort,
-      env: { ADMIN_TOKEN: adminToken },
+      env: { ADMIN_TOKEN: adminToken, BILLING_INTERNAL_TOKEN: billingToken },
     });
     const batch = group.add('batch', {
       script: 'services/batch/dist/main.js',
       port: batchPort,
-      env: { JWT_KEYS: `e2e:${randomBytes(32).toString('base64url')}`, JWT_ACTIVE_KID: 'e2e' },
+      env: {
+        JWT_KEYS: `e2e:${randomBytes(32).toString('base64url')}`,
+        JWT_ACTIVE_KID: 'e2e',
+        ADMIN_URL: admin.url,
+        BILLING_INTERNAL_TOKEN: billingToken,
+      },
     });
     const gateway = group.add('gateway', {
       script: 'services/gateway/dist/main.js',
@@ -272,6 +279,8 @@ export interface SmsPlatformOptions {
 export async function startSmsProcesses(options: SmsPlatformOptions = {}): Promise<SmsPlatform> {
   const group = await startProcessGroup(options.brokers ? { brokers: options.brokers } : {});
   const adminToken = randomBytes(24).toString('base64url');
+  /** Admin's billing token: sms and batch debit prepaid accounts with it. */
+  const billingToken = randomBytes(24).toString('base64url');
   try {
     const ports: number[] = [];
     for (let i = 0; i < 8; i++) ports.push(await freePort());
@@ -299,15 +308,21 @@ export async function startSmsProcesses(options: SmsPlatformOptions = {}): Promi
     const admin = group.add('admin', {
       script: 'services/admin/dist/main.js',
       port: adminPort,
-      env: { ADMIN_TOKEN: adminToken },
+      env: { ADMIN_TOKEN: adminToken, BILLING_INTERNAL_TOKEN: billingToken },
     });
-    const sms = group.add('sms', { script: 'services/sms/dist/main.js', port: smsPort });
+    const sms = group.add('sms', {
+      script: 'services/sms/dist/main.js',
+      port: smsPort,
+      env: { ADMIN_URL: admin.url, BILLING_INTERNAL_TOKEN: billingToken },
+    });
     const batch = group.add('batch', {
       script: 'services/batch/dist/main.js',
       port: batchPort,
       env: {
         JWT_KEYS: `e2e:${randomBytes(32).toString('base64url')}`,
         JWT_ACTIVE_KID: 'e2e',
+        ADMIN_URL: admin.url,
+        BILLING_INTERNAL_TOKEN: billingToken,
         ...options.batchEnv,
       },
     });

@@ -12,6 +12,7 @@ export {
   type AccountSubscription,
   createAccountDirectory,
 } from './account-directory.js';
+export { type AccountStanding, accountStanding } from './account-standing.js';
 export { parseAccountState } from './account-state-parser.js';
 export { API_KEY_PREFIX, generateApiKey } from './api-key.js';
 export { type AuthenticateOptions, authenticate, createPassport } from './authenticate.js';
@@ -43,6 +44,16 @@ export {
   type PostgresRateLimiterOptions,
   RATE_LIMIT_MIGRATIONS_DIR,
 } from './postgres-rate-limiter.js';
+export {
+  createPrepaidBilling,
+  type DebitItem,
+  InsufficientFundsError,
+  insufficientFundsMessage,
+  isPrepaid,
+  MAX_DEBIT_ITEMS,
+  type PrepaidBilling,
+  type PrepaidBillingOptions,
+} from './prepaid-billing.js';
 export { type RateLimitPolicy, rateLimit } from './rate-limit-middleware.js';
 export {
   createRateLimiter,

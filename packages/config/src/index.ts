@@ -26,6 +26,7 @@ export {
   deployedKafkaSettings,
   kafkaConsumerSettings,
   kafkaSettings,
+  prepaidBillingSettings,
   serviceSettings,
   trustSettings,
 } from './settings.js';

@@ -3,7 +3,13 @@ import { z } from 'zod';
 import { ConfigError } from './config-error.js';
 import { type LogLevel, port } from './fields.js';
 import { loadConfig } from './load-config.js';
-import { databaseSettings, kafkaSettings, serviceSettings, trustSettings } from './settings.js';
+import {
+  databaseSettings,
+  kafkaSettings,
+  prepaidBillingSettings,
+  serviceSettings,
+  trustSettings,
+} from './settings.js';
 
 const schema = z.object({
   ...serviceSettings.shape,
@@ -84,5 +90,29 @@ describe('shared settings', () => {
       'KAFKA_BROKERS: expected a comma-separated list of host:port, got "kafka-0"',
       'TRUSTED_PROXIES: expected a comma-separated list of loopback, linklocal, uniquelocal, IP addresses or CIDR ranges, got "loopback,10.0.0.0/33"',
     ]);
+  });
+});
+
+describe('prepaidBillingSettings', () => {
+  it('when neither is set, then both are absent (postpaid-only deployment)', () => {
+    expect(loadConfig(prepaidBillingSettings, {})).toEqual({});
+  });
+
+  it('when both are set, then the URL and token are kept as given', () => {
+    expect(
+      loadConfig(prepaidBillingSettings, {
+        ADMIN_URL: 'http://admin:8080',
+        BILLING_INTERNAL_TOKEN: 'billing-token-0123456789',
+      }),
+    ).toEqual({
+      ADMIN_URL: 'http://admin:8080',
+      BILLING_INTERNAL_TOKEN: 'billing-token-0123456789',
+    });
+  });
+
+  it('when ADMIN_URL is not an http(s) URL, then loading fails naming it', () => {
+    expect(() => loadConfig(prepaidBillingSettings, { ADMIN_URL: 'ftp://admin' })).toThrow(
+      /ADMIN_URL/,
+    );
   });
 });

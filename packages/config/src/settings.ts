@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { envField, splitList } from './env-field.js';
-import { durationMs, enumOf, logLevel, port, url } from './fields.js';
+import { durationMs, enumOf, logLevel, port, secret, url } from './fields.js';
 
 /**
  * Settings every service shares. Each fragment is a schema of its own (describeConfig and
@@ -106,4 +106,20 @@ export const trustSettings = z.object({
   TRUSTED_PROXIES: envField(PROXIES_RULE, proxyList)
     .prefault('loopback')
     .describe('Proxies whose X-Forwarded-For is believed when finding the client address'),
+});
+
+/**
+ * Where a sending service (sms, batch, replypath) debits prepaid accounts: the admin service's
+ * billing API. Both unset is a valid deployment without prepaid accounts: postpaid accounts never
+ * call it, and a prepaid account's sends are refused as unavailable (503), never sent unpaid.
+ */
+export const prepaidBillingSettings = z.object({
+  ADMIN_URL: url({ protocols: ['http:', 'https:'] })
+    .optional()
+    .describe(
+      'Base URL of the admin service, whose billing API debits prepaid accounts; unset: prepaid sends are refused (503)',
+    ),
+  BILLING_INTERNAL_TOKEN: secret()
+    .optional()
+    .describe("Bearer token of the admin billing API (admin's BILLING_INTERNAL_TOKEN)"),
 });

@@ -2,6 +2,7 @@
 export { accountState } from './account-state.js';
 export { startTestRuntime, type TestRuntime } from './embedded-runtime.js';
 export { eventually } from './eventually.js';
+export { type FakeBilling, startFakeBilling } from './fake-billing.js';
 export {
   buildJsmppSmsc,
   type JsmppSmsc,

@@ -9,20 +9,27 @@ import {
 import type { Logger } from '@msg/logger';
 import type { Registry } from 'prom-client';
 import type { Accounts } from './accounts/accounts.js';
+import type { Debits } from './accounts/debits.js';
 import { createAccount } from './operations/createAccount.js';
 import { createApiKey } from './operations/createApiKey.js';
+import { debitAccount } from './operations/debitAccount.js';
 import { disableAccount } from './operations/disableAccount.js';
 import { enableAccount } from './operations/enableAccount.js';
 import { getAccount } from './operations/getAccount.js';
 import { listAccounts } from './operations/listAccounts.js';
+import { refundDebit } from './operations/refundDebit.js';
 import { republishAccounts } from './operations/republishAccounts.js';
 import { revokeApiKey } from './operations/revokeApiKey.js';
 import { setPassword } from './operations/setPassword.js';
+import { topUpAccount } from './operations/topUpAccount.js';
 import { updateAccount } from './operations/updateAccount.js';
 
 export interface AdminAppDeps {
   accounts: Accounts;
   adminToken: string;
+  debits: Debits;
+  /** Token of the sending services' debit calls; undefined refuses every debit (401). */
+  billingToken: string | undefined;
   /**
    * Idempotency-Key records of republish, disable and enable. createAccount and createApiKey do
    * not take the header: their answer may carry a new API key, which must not be kept in clear.
@@ -54,6 +61,11 @@ export function createApp(deps: AdminAppDeps) {
         realm: 'admin',
         message: 'a valid admin token is required',
       }),
+      // The sending services may debit and nothing else; the operator token may not debit.
+      billingToken: requireServiceToken(deps.billingToken, {
+        realm: 'billing',
+        message: 'a valid billing token is required',
+      }),
     },
     // One operator token: every key belongs to the operator.
     idempotency: { store: deps.idempotencyStore, scope: () => 'operator' },
@@ -66,6 +78,9 @@ export function createApp(deps: AdminAppDeps) {
       app.patch(`${base}/:account`, updateAccount(accounts));
       app.post(`${base}/:account/disable`, disableAccount(accounts));
       app.post(`${base}/:account/enable`, enableAccount(accounts));
+      app.post(`${base}/:account/top-ups`, topUpAccount(accounts));
+      app.post(`${base}/:account/debits`, debitAccount(deps.debits));
+      app.delete(`${base}/:account/debits/:reference`, refundDebit(deps.debits));
       app.put(`${base}/:account/password`, setPassword(accounts));
       app.post(`${base}/:account/api-keys`, createApiKey(accounts));
       app.delete(`${base}/:account/api-keys/:keyId`, revokeApiKey(accounts));

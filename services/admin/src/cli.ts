@@ -14,7 +14,8 @@ const USAGE = `pnpm admin <command> [arguments]
   update <account> [settings]
   grant <account> <permission|scope>...      e.g. grant acme batch_sms numbers:read
   revoke <account> <permission|scope>...
-  disable <account> | enable <account>
+  disable <account> | enable <account>       disabled = inactive (contract terminated): refused everywhere
+  top-up <account> <credits>                 add prepaid credits (one per SMS part); shows the balance
   set-password <account> [--password P]      a strong password is generated when none is given
   add-api-key <account>                      the key is printed once
   revoke-api-key <account> <key-id>
@@ -22,7 +23,7 @@ const USAGE = `pnpm admin <command> [arguments]
 
 settings: --permissions a,b  --scopes a,b  --reply-path-url URL  --reply-path-method GET|POST
           --delivery-report-url URL  --voice-report-url URL  --rate-per-second N  --rate-burst N
-          --sms-throughput N  --ip-allow a,b  --sender-ids a,b
+          --sms-throughput N  --ip-allow a,b  --sender-ids a,b  --billing postpaid|prepaid
           --batch-max-recipients N|none  --numbers-monthly-quota N|none
 
 <account> is the account id or name. ADMIN_URL and ADMIN_TOKEN select the admin service.`;
@@ -44,6 +45,7 @@ const options = {
   'numbers-monthly-quota': { type: 'string' },
   'ip-allow': { type: 'string' },
   'sender-ids': { type: 'string' },
+  billing: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -78,6 +80,7 @@ function settingsFrom(flags: Flags): Record<string, unknown> {
         ? { perSecond: perSecond ?? burst, burst: burst ?? perSecond }
         : undefined,
     smsThroughputPerSecond: int(flags['sms-throughput']),
+    billingMode: flags.billing,
     batchMaxRecipients: limit(flags['batch-max-recipients']),
     numbersMonthlyQuota: limit(flags['numbers-monthly-quota']),
     ipAllowList: list(flags['ip-allow']),
@@ -149,6 +152,11 @@ async function main(argv: string[]): Promise<unknown> {
     case 'disable':
     case 'enable':
       return (await api.post(path(need(account, '<account>'), command))).body;
+    case 'top-up': {
+      const credits = Number(need(rest[0], '<credits>'));
+      return (await api.post(path(need(account, '<account>'), 'top-ups'), { json: { credits } }))
+        .body;
+    }
     case 'set-password': {
       const password = flags.password ?? randomBytes(18).toString('base64url');
       await api.put(path(need(account, '<account>'), 'password'), { json: { password } });

@@ -1,10 +1,18 @@
-import { loadConfig, secret, serviceSettings, trustSettings, z } from '@msg/config';
+import { durationMs, loadConfig, secret, serviceSettings, trustSettings, z } from '@msg/config';
 
 export const adminSettings = z.object({
   ...serviceSettings.shape,
   ...trustSettings.shape,
   ADMIN_TOKEN: secret().describe(
     'Bearer token operators and the CLI present to the internal admin API. At least 16 characters.',
+  ),
+  BILLING_INTERNAL_TOKEN: secret()
+    .optional()
+    .describe(
+      'Bearer token the sending services (sms, batch, replypath) present to debit prepaid accounts; unset: every debit is refused (401), so prepaid sends fail as unavailable',
+    ),
+  DEBIT_RETENTION: durationMs('720h').describe(
+    'How long a prepaid debit record is kept: within it a retried debit of the same message is free (retries come within minutes)',
   ),
 });
 

@@ -5,6 +5,8 @@ import { createPrismaClient } from '@msg/db';
 import { createPostgresIdempotencyStore, IDEMPOTENCY_MIGRATIONS_DIR } from '@msg/http';
 import { defineService, type ServiceDependencies, startWithBackground } from '@msg/service-kit';
 import { ADMIN_SCHEMA, createAccounts } from './accounts/accounts.js';
+import { startDebitPurge } from './accounts/debit-retention.js';
+import { createDebits } from './accounts/debits.js';
 import { createApp } from './app.js';
 import { type AdminConfig, loadAdminConfig } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
@@ -27,9 +29,18 @@ export const adminService = defineService({
     const prisma = createPrismaClient(PrismaClient, kit.pool);
     kit.onStop('prisma', () => prisma.$disconnect());
     kit.outboxRelay();
+    kit.afterListen('debit-purge', () =>
+      startDebitPurge(kit.pool, {
+        retentionMs: config.DEBIT_RETENTION,
+        everyMs: 3_600_000,
+        onError: (err) => kit.logger.warn('debit purge failed; next hour again', { err }),
+      }),
+    );
     const app = createApp({
       accounts: createAccounts({ prisma }),
       adminToken: config.ADMIN_TOKEN,
+      debits: createDebits({ prisma }),
+      billingToken: config.BILLING_INTERNAL_TOKEN,
       idempotencyStore: createPostgresIdempotencyStore({ pool: kit.pool, schema: ADMIN_SCHEMA }),
       logger: kit.logger,
       metrics: kit.metrics,

@@ -1,53 +1,25 @@
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
-import { createInProcessBus } from '@msg/bus';
-import { createPool } from '@msg/db';
-import { createLogger } from '@msg/logger';
 import type pg from 'pg';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadAdminConfig } from '../src/config.js';
-import { startAdmin } from '../src/service.js';
+import { startAdminOnScratchDatabase } from './scratch-database.js';
+import { ADMIN_TOKEN } from './support.js';
 
-const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const ADMIN_TOKEN = 'test-admin-token-0123456789';
 const CONCURRENT = 10;
 const ROUNDS = 5;
 
-// A scratch database per run: the schema name "admin" is fixed and must not meet another run.
-const databaseName = `msg_admin_it_${randomBytes(4).toString('hex')}`;
-let adminPool: pg.Pool;
+let scratch: Awaited<ReturnType<typeof startAdminOnScratchDatabase>>;
 let pool: pg.Pool;
-let stopAdmin: () => Promise<void>;
 let server: Server;
 
 beforeAll(async () => {
-  adminPool = createPool({ url: adminUrl, max: 1, applicationName: 'admin-it-admin' });
-  await adminPool.query(`CREATE DATABASE "${databaseName}"`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${databaseName}`;
-  // As many connections as racing requests, so the race is decided by Postgres, not the pool.
-  pool = createPool({ url: url.href, max: CONCURRENT, applicationName: 'admin-it' });
-  const logger = createLogger({ service: 'admin-it', level: 'error' });
-  const bus = createInProcessBus({ logger });
-  const admin = await startAdmin(loadAdminConfig({ ADMIN_TOKEN, LOG_LEVEL: 'error' }), {
-    pool,
-    bus,
-    logger,
-  });
-  stopAdmin = async () => {
-    await admin.stop();
-    await bus.close();
-  };
-  server = admin.app.listen(0, '127.0.0.1');
+  scratch = await startAdminOnScratchDatabase('admin_it', CONCURRENT);
+  ({ pool, server } = scratch);
 }, 60_000);
 
 afterAll(async () => {
-  server?.close();
-  await stopAdmin?.();
-  await pool?.end();
-  await adminPool?.query(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
-  await adminPool?.end();
+  await scratch?.stop();
 });
 
 describe('createAccount under concurrency (real Postgres)', () => {

@@ -7,6 +7,7 @@ import { loadAdminConfig } from '../src/config.js';
 import { startAdmin } from '../src/service.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+export const BILLING_TOKEN = 'test-billing-token-0123456789';
 
 /**
  * The admin service on embedded Postgres and the in-process bus, with a consumer recording every
@@ -17,7 +18,8 @@ export async function startTestAdmin() {
   const database = await startEmbeddedPostgres({});
   const pool = createPool({ url: database.url, ...database.poolOptions });
   const bus = createInProcessBus({ logger });
-  const admin = await startAdmin(loadAdminConfig({ ADMIN_TOKEN, LOG_LEVEL: 'error' }), {
+  const config = { ADMIN_TOKEN, BILLING_INTERNAL_TOKEN: BILLING_TOKEN, LOG_LEVEL: 'error' };
+  const admin = await startAdmin(loadAdminConfig(config), {
     pool,
     bus,
     logger,

@@ -4,6 +4,7 @@ import {
   envField,
   int,
   loadConfig,
+  prepaidBillingSettings,
   serviceSettings,
   splitList,
   trustSettings,
@@ -27,6 +28,7 @@ function parseKeyRing(raw: string): { kid: string; secret: string }[] | undefine
 export const batchSettings = z.object({
   ...serviceSettings.shape,
   ...trustSettings.shape,
+  ...prepaidBillingSettings.shape,
   JWT_ISSUER: z
     .string()
     .min(1)

@@ -8,6 +8,7 @@ import {
   createJwtService,
   createPassport,
   createPostgresRateLimiter,
+  createPrepaidBilling,
   RATE_LIMIT_MIGRATIONS_DIR,
 } from '@msg/auth';
 import { OUTBOX_MIGRATIONS_DIR } from '@msg/bus';
@@ -88,6 +89,11 @@ export const batchService = defineService({
         pool,
         logger,
         accountById: (id) => directory.byId(id),
+        billing: createPrepaidBilling({
+          adminUrl: config.ADMIN_URL,
+          token: config.BILLING_INTERNAL_TOKEN,
+          logger,
+        }),
         // Until the directory has caught up every account looks unknown: starting a batch then
         // would fail it for nothing.
         ready: () => directory.isReady(),

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createPrepaidBilling, type PrepaidBilling } from '@msg/auth';
 import type { AccountState, BatchDomainEvent, EventEnvelope, SmsOutbound } from '@msg/contracts';
 import { migrate } from '@msg/db';
 import { createLogger, type Logger } from '@msg/logger';
@@ -58,11 +59,17 @@ export function workerContext(
   pool: pg.Pool,
   accountById: (id: string) => AccountState | undefined,
   config: Partial<WorkerConfig> = {},
+  billing: PrepaidBilling = createPrepaidBilling({
+    adminUrl: undefined,
+    token: undefined,
+    logger: testLogger,
+  }),
 ): WorkerContext {
   return {
     pool,
     logger: testLogger,
     accountById,
+    billing,
     config: { ...TEST_CONFIG, ...config },
     stopping: () => false,
   };

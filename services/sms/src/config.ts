@@ -1,9 +1,10 @@
-import { loadConfig, serviceSettings, trustSettings, z } from '@msg/config';
+import { loadConfig, prepaidBillingSettings, serviceSettings, trustSettings, z } from '@msg/config';
 
 /** The service's own settings; DATABASE_URL and KAFKA_BROKERS are the service kit's. */
 export const smsSettings = z.object({
   ...serviceSettings.shape,
   ...trustSettings.shape,
+  ...prepaidBillingSettings.shape,
 });
 
 export type SmsConfig = z.infer<typeof smsSettings>;

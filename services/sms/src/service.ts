@@ -3,6 +3,7 @@ import {
   basicAccountAccess,
   createCredentialVerifier,
   createPostgresRateLimiter,
+  createPrepaidBilling,
   RATE_LIMIT_MIGRATIONS_DIR,
 } from '@msg/auth';
 import { OUTBOX_MIGRATIONS_DIR } from '@msg/bus';
@@ -47,7 +48,16 @@ export const smsService = defineService({
       startStatusConsumer({ bus, logger, pool, accountById: (id) => directory.byId(id) }),
     );
     const app = createApp({
-      messages: createMessages({ prisma, pool }),
+      messages: createMessages({
+        prisma,
+        pool,
+        // Prepaid accounts pay per part at acceptance (402 when empty); postpaid: no call.
+        billing: createPrepaidBilling({
+          adminUrl: config.ADMIN_URL,
+          token: config.BILLING_INTERNAL_TOKEN,
+          logger,
+        }),
+      }),
       idempotencyStore: createPostgresIdempotencyStore({ pool, schema: SMS_SCHEMA }),
       // 401 Basic challenge, 403 disabled / no 'sms' / outside the IP allow-list, 429 past the rate.
       basicAuth: basicAccountAccess(createCredentialVerifier({ directory }), {

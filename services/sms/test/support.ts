@@ -9,7 +9,13 @@ import {
   Topics,
 } from '@msg/contracts';
 import type { Logger } from '@msg/logger';
-import { accountState, eventually, publishAccount, startTestRuntime } from '@msg/testing';
+import {
+  accountState,
+  eventually,
+  publishAccount,
+  startFakeBilling,
+  startTestRuntime,
+} from '@msg/testing';
 import pg from 'pg';
 import request from 'supertest';
 import { loadSmsConfig } from '../src/config.js';
@@ -95,8 +101,15 @@ export async function startTestSms({ postgres = false }: { postgres?: boolean } 
     ...(scratch && { databaseUrl: scratch.url }),
   });
   const { pool, bus } = runtime;
+  // Plays the admin service's billing API (prepaid debits).
+  const billing = await startFakeBilling();
   const sms = await startSmsService(
-    loadSmsConfig({ LOG_LEVEL: 'error', NODE_ENV: 'test' }),
+    loadSmsConfig({
+      LOG_LEVEL: 'error',
+      NODE_ENV: 'test',
+      ADMIN_URL: billing.url,
+      BILLING_INTERNAL_TOKEN: billing.token,
+    }),
     runtime,
   );
   const passwordHash = await hashSecret(PASSWORD);
@@ -116,6 +129,7 @@ export async function startTestSms({ postgres = false }: { postgres?: boolean } 
     bus,
     logger: runtime.logger as Logger,
     seen,
+    billing,
 
     /** An active account with the 'sms' permission and the test password; override anything. */
     account(overrides: Partial<AccountState> = {}): AccountState {
@@ -182,6 +196,7 @@ export async function startTestSms({ postgres = false }: { postgres?: boolean } 
       await recorder.stop();
       await sms.stop();
       await runtime.stop();
+      await billing.close();
       await scratch?.drop();
     },
   };

@@ -1,5 +1,6 @@
 import {
   type AccountState,
+  type BillingMode,
   isNumberScope,
   isPermission,
   type NumberScope,
@@ -11,6 +12,8 @@ export interface AccountRecord {
   id: string;
   name: string;
   status: string;
+  billingMode: string;
+  balance: bigint;
   passwordHash: string | null;
   permissions: string[];
   numberScopes: string[];
@@ -36,6 +39,8 @@ export interface AccountView {
   id: string;
   name: string;
   status: 'active' | 'disabled';
+  /** `balance`: prepaid credits left, one per SMS part (kept while postpaid, unused then). */
+  billing: { mode: BillingMode; balance: number };
   hasPassword: boolean;
   apiKeys: { id: string; prefix: string; createdAt: string }[];
   permissions: Permission[];
@@ -55,6 +60,7 @@ export interface AccountView {
 // Columns hold only values the OpenAPI document admitted; unknown values fall back safely.
 const status = (s: string): AccountState['status'] => (s === 'disabled' ? 'disabled' : 'active');
 const method = (m: string): 'GET' | 'POST' => (m === 'GET' ? 'GET' : 'POST');
+const billingMode = (m: string): BillingMode => (m === 'prepaid' ? 'prepaid' : 'postpaid');
 
 function activeKeys(record: AccountRecord) {
   return record.apiKeys.filter((k) => k.revokedAt === null);
@@ -88,6 +94,11 @@ function common(record: AccountRecord) {
 export function toAccountState(record: AccountRecord): AccountState {
   return {
     ...common(record),
+    billing: {
+      mode: billingMode(record.billingMode),
+      // Postpaid never runs dry; prepaid has funds while anything is left.
+      fundsAvailable: billingMode(record.billingMode) === 'postpaid' || record.balance > 0n,
+    },
     passwordHash: record.passwordHash,
     apiKeys: activeKeys(record).map((k) => ({
       id: k.id,
@@ -100,6 +111,7 @@ export function toAccountState(record: AccountRecord): AccountState {
 export function toAccountView(record: AccountRecord): AccountView {
   return {
     ...common(record),
+    billing: { mode: billingMode(record.billingMode), balance: Number(record.balance) },
     hasPassword: record.passwordHash !== null,
     apiKeys: activeKeys(record).map((k) => ({
       id: k.id,

@@ -1,23 +1,15 @@
 import { generateApiKey, hashSecret } from '@msg/auth';
-import { enqueueOutbox } from '@msg/bus';
-import { ACCOUNT_STATE_EVENT, makeEvent, Topics } from '@msg/contracts';
 import type { components } from '@msg/contracts/admin';
-import { prismaSql } from '@msg/db';
 import { NotFoundError } from '@msg/http';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
-import {
-  type AccountRecord,
-  type AccountView,
-  toAccountState,
-  toAccountView,
-} from './account-record.js';
+import { publishAccount as publish, withKeys } from './account-events.js';
+import { type AccountRecord, type AccountView, toAccountView } from './account-record.js';
 import { type AccountSettings, checkSettings, settingsColumns } from './settings.js';
 
-/** The Postgres schema that holds the admin service's tables (and its outbox). */
-export const ADMIN_SCHEMA = 'admin';
+export { ADMIN_SCHEMA } from './account-events.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const withKeys = { apiKeys: { orderBy: { createdAt: 'asc' } } } as const;
+/** Account id (uuid) as opposed to a name: a reference to an account may be either. */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The createAccount body (the OpenAPI `AccountCreate` schema). */
 export type NewAccount = components['schemas']['AccountCreate'];
@@ -34,16 +26,6 @@ export interface AccountsOptions {
  * that was not committed.
  */
 export function createAccounts({ prisma }: AccountsOptions) {
-  async function publish(tx: Prisma.TransactionClient, record: AccountRecord, traceId?: string) {
-    const event = makeEvent(ACCOUNT_STATE_EVENT, toAccountState(record), {
-      accountId: record.id,
-      ...(traceId && { traceId }),
-    });
-    await enqueueOutbox(prismaSql(tx), ADMIN_SCHEMA, Topics.accounts, [
-      { key: record.id, value: event },
-    ]);
-  }
-
   async function findId(tx: Prisma.TransactionClient, ref: string): Promise<string> {
     const where = UUID.test(ref) ? { id: ref } : { nameKey: ref.toLowerCase() };
     const found = await tx.account.findUnique({ where, select: { id: true } });
@@ -133,6 +115,16 @@ export function createAccounts({ prisma }: AccountsOptions) {
       traceId?: string,
     ): Promise<AccountView> {
       return toAccountView(await mutate(ref, async () => ({ status }), traceId));
+    },
+
+    /**
+     * Adds prepaid credits (one per SMS part). The account's state is republished, so a balance
+     * that was empty reads as funded again everywhere (accounts.v1 `billing.fundsAvailable`).
+     */
+    async topUp(ref: string, credits: number, traceId?: string): Promise<AccountView> {
+      return toAccountView(
+        await mutate(ref, async () => ({ balance: { increment: BigInt(credits) } }), traceId),
+      );
     },
 
     async setPassword(ref: string, password: string, traceId?: string): Promise<void> {

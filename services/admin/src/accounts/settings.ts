@@ -68,6 +68,7 @@ export function settingsColumns(settings: AccountSettings) {
       rateLimitPerSecond: settings.rateLimit.perSecond,
       rateLimitBurst: settings.rateLimit.burst,
     }),
+    ...(settings.billingMode && { billingMode: settings.billingMode }),
     ...(settings.smsThroughputPerSecond && {
       smsThroughputPerSecond: settings.smsThroughputPerSecond,
     }),

@@ -1,3 +1,4 @@
+import { createPrepaidBilling, type PrepaidBilling } from '@msg/auth';
 import type { AccountState } from '@msg/contracts';
 import type { Logger } from '@msg/logger';
 import type pg from 'pg';
@@ -11,6 +12,11 @@ export interface BatchWorkerDeps {
   pool: pg.Pool;
   logger: Logger;
   accountById(id: string): AccountState | undefined;
+  /**
+   * Debits prepaid accounts. Absent: no billing API, so prepaid accounts' chunks wait (never sent
+   * unpaid) while postpaid ones go as before.
+   */
+  billing?: PrepaidBilling;
   config: WorkerConfig;
   /**
    * Whether the workers may act (e.g. the account directory has caught up). Until it says so a
@@ -46,6 +52,8 @@ export function startBatchWorkers(deps: BatchWorkerDeps): BatchWorkers {
     pool: deps.pool,
     logger,
     accountById: deps.accountById,
+    billing:
+      deps.billing ?? createPrepaidBilling({ adminUrl: undefined, token: undefined, logger }),
     config: deps.config,
     stopping: () => stopping,
   };

@@ -9,6 +9,7 @@ import {
   MESSAGE_TABLE,
 } from '../batches/batch-row.js';
 import { completeIfDecided } from './complete-batch.js';
+import { payForChunk } from './pay-chunk.js';
 import { type ChunkPlan, type PendingMessage, planChunk } from './plan-chunk.js';
 import { mayRunBatches, type WorkerContext } from './worker-context.js';
 
@@ -89,7 +90,9 @@ async function expandChunk(ctx: WorkerContext, sql: Sql, batch: BatchRow): Promi
       found: pending.rows.length,
     });
   }
-  const plan = planChunk(batch, pending.rows, { throughputPerSecond: throughput });
+  const planned = planChunk(batch, pending.rows, { throughputPerSecond: throughput });
+  // Prepaid accounts pay before anything is queued; an unpaid recipient fails instead.
+  const plan = account ? await payForChunk(ctx.billing, account, batch, planned) : planned;
   await updateMessages(sql, batch.id, plan);
   if (plan.outbound.length > 0) {
     await enqueueOutbox(

@@ -1,3 +1,4 @@
+import type { PrepaidBilling } from '@msg/auth';
 import type { AccountState } from '@msg/contracts';
 import type { Logger } from '@msg/logger';
 import type pg from 'pg';
@@ -13,6 +14,8 @@ export interface WorkerContext {
   pool: pg.Pool;
   logger: Logger;
   accountById(id: string): AccountState | undefined;
+  /** Debits prepaid accounts for the messages a chunk queues (@msg/auth createPrepaidBilling). */
+  billing: PrepaidBilling;
   config: WorkerConfig;
   /** True once the workers are stopping: a job finishes its current step and returns. */
   stopping(): boolean;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { PrepaidBilling } from '@msg/auth';
 import { type AccountState, makeEvent, SMS_OUTBOUND_EVENT, type SmsOutbound } from '@msg/contracts';
 import { createBatcher } from '@msg/db';
 import { NotFoundError } from '@msg/http';
@@ -16,7 +17,15 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * not stored. The intake is a hot path: sends that arrive together are written by one SQL
  * statement through pg (message-store.ts, `createBatcher` of `@msg/db`); reads go through Prisma.
  */
-export function createMessages({ prisma, pool }: { prisma: PrismaClient; pool: pg.Pool }) {
+export function createMessages({
+  prisma,
+  pool,
+  billing,
+}: {
+  prisma: PrismaClient;
+  pool: pg.Pool;
+  billing: PrepaidBilling;
+}) {
   const intake = createBatcher<AcceptedMessage, void>({
     run: async (messages) => {
       await insertAcceptedMessages(pool, messages);
@@ -24,9 +33,15 @@ export function createMessages({ prisma, pool }: { prisma: PrismaClient; pool: p
     },
   });
   return {
-    /** Stores an accepted message and queues it for the smsc-connector; answers its id. */
+    /**
+     * Stores an accepted message and queues it for the smsc-connector; answers its id. A prepaid
+     * account pays its parts first (InsufficientFundsError, 402, when its balance cannot), keyed
+     * by the message id, so nothing unpaid is stored and nothing is paid twice; a message whose
+     * store fails is refunded.
+     */
     async accept(account: AccountState, sms: AcceptedSms, traceId?: string): Promise<string> {
       const messageId = randomUUID();
+      await billing.charge(account, messageId, sms.parts);
       const outbound: SmsOutbound = {
         messageId,
         accountId: account.id,
@@ -44,7 +59,7 @@ export function createMessages({ prisma, pool }: { prisma: PrismaClient; pool: p
         accountId: account.id,
         ...(traceId && { traceId }),
       });
-      await intake.add({
+      const stored = intake.add({
         row: {
           id: messageId,
           accountId: account.id,
@@ -58,6 +73,13 @@ export function createMessages({ prisma, pool }: { prisma: PrismaClient; pool: p
         // Keyed by account: per-account order and throughput at the connector.
         outbound: { key: account.id, value: event },
       });
+      try {
+        await stored;
+      } catch (error) {
+        // Paid but not stored: the send fails, so its credits go back (a no-op when postpaid).
+        await billing.refund(account, messageId);
+        throw error;
+      }
       return messageId;
     },
 
