@@ -10,12 +10,13 @@ export {
   type KeywordMatch,
   MAX_ACCOUNT_KEYWORDS,
   MAX_KEYWORD_LENGTH,
+  mayBeKeyword,
   normaliseKeyword,
   PLATFORM_START_WORDS,
   PLATFORM_STOP_WORDS,
 } from './keywords.js';
 export { isOptedOut, optedOutAmong, optedOutPairs, type Recipient } from './lookup.js';
-export { optOutEventFor, optOutMessage } from './opt-out-event.js';
+export { type OptOutMessage, optOutEventFor, optOutMessage } from './opt-out-event.js';
 export { OPTED_OUT_RULE, OptedOutError } from './opted-out-error.js';
 export {
   applyOptOut,

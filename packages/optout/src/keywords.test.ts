@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accountKeywordProblem, classifyInbound } from './keywords.js';
+import { accountKeywordProblem, classifyInbound, mayBeKeyword } from './keywords.js';
 
 describe('classifyInbound', () => {
   it.each([
@@ -70,5 +70,14 @@ describe('accountKeywordProblem', () => {
   it('when the word is an ordinary phrase, then it is accepted', () => {
     expect(accountKeywordProblem('nej tack')).toBeNull();
     expect(accountKeywordProblem('x'.repeat(40))).toBeNull();
+  });
+});
+
+describe('mayBeKeyword', () => {
+  it("when the text is short, then it may be some account's word; when long or empty, then not", () => {
+    expect(mayBeKeyword(' nej tack! ')).toBe(true);
+    expect(mayBeKeyword('x'.repeat(40))).toBe(true);
+    expect(mayBeKeyword('x'.repeat(41))).toBe(false);
+    expect(mayBeKeyword(' ?! ')).toBe(false);
   });
 });

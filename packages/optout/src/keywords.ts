@@ -42,6 +42,17 @@ export function normaliseKeyword(text: string): string {
     .toUpperCase();
 }
 
+/**
+ * Whether `text` could be a keyword of some account: short enough once normalised. A consumer of
+ * inbound SMS checks this before it spends a query on finding the account (whose own words it
+ * does not know yet).
+ */
+export function mayBeKeyword(text: string): boolean {
+  if (text.length > MAX_KEYWORD_LENGTH * 4) return false;
+  const keyword = normaliseKeyword(text);
+  return keyword !== '' && keyword.length <= MAX_KEYWORD_LENGTH;
+}
+
 const START = new Set<string>(PLATFORM_START_WORDS);
 const STOP = new Set<string>(PLATFORM_STOP_WORDS);
 

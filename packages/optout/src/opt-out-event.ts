@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { BusMessage } from '@msg/bus';
 import {
+  type EventEnvelope,
   makeEvent,
   OPT_OUT_EVENT,
   type OptOutChange,
@@ -22,6 +23,11 @@ function derivedEventId(...parts: string[]): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+/** An optouts.v1 message, its change typed (enqueue it as any BusMessage). */
+export interface OptOutMessage extends BusMessage {
+  value: EventEnvelope<OptOutChange>;
+}
+
 /**
  * The optouts.v1 message of a change, keyed `<accountId>:<msisdn>`. `eventId` fixes the event's id
  * (a derived one, for dedupe); otherwise it is random.
@@ -29,7 +35,7 @@ function derivedEventId(...parts: string[]): string {
 export function optOutMessage(
   change: OptOutChange,
   options: { eventId?: string; traceId?: string } = {},
-): BusMessage {
+): OptOutMessage {
   const event = makeEvent(OPT_OUT_EVENT, change, {
     accountId: change.accountId,
     ...(options.traceId && { traceId: options.traceId }),
@@ -55,7 +61,7 @@ export function optOutEventFor(
   accountId: string,
   accountWords: readonly string[] = [],
   { sourceEventId }: { sourceEventId?: string } = {},
-): BusMessage | null {
+): OptOutMessage | null {
   const match = classifyInbound(inbound.text, accountWords);
   if (!match) return null;
   return optOutMessage(
