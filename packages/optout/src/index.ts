@@ -20,9 +20,11 @@ export { type OptOutMessage, optOutEventFor, optOutMessage } from './opt-out-eve
 export { OPTED_OUT_RULE, OptedOutError } from './opted-out-error.js';
 export {
   applyOptOut,
+  followOptOuts,
   OPT_OUT_MIGRATIONS_DIR,
   type OptOutReplica,
   type OptOutReplicaOptions,
   optOutTable,
+  type ReplicaHost,
   startOptOutReplica,
 } from './replica.js';

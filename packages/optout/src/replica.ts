@@ -89,3 +89,28 @@ export async function startOptOutReplica({
     readiness: { name: 'opt-out-replica', isReady: () => ready },
   };
 }
+
+/** What a service's start-up offers (the service kit's context fits). */
+export interface ReplicaHost {
+  bus: Bus;
+  pool: Sql;
+  readiness: ReadinessCheck[];
+  onStop(name: string, stop: () => Promise<void>): void;
+}
+
+/**
+ * A sending service's replica, started before it serves: consumer group `<schema>-optouts`, its
+ * readiness added (ready once caught up) and its stop registered. The table persists, so after
+ * the first start only the changes since the last run are read.
+ */
+export async function followOptOuts(host: ReplicaHost, schema: string): Promise<OptOutReplica> {
+  const replica = await startOptOutReplica({
+    bus: host.bus,
+    sql: host.pool,
+    schema,
+    groupId: `${schema}-optouts`,
+  });
+  host.onStop('opt-out-replica', () => replica.stop());
+  host.readiness.push(replica.readiness);
+  return replica;
+}

@@ -9,7 +9,7 @@ import { OUTBOX_MIGRATIONS_DIR } from '@msg/bus';
 import { Topics } from '@msg/contracts';
 import { createPrismaClient } from '@msg/db';
 import { createPostgresIdempotencyStore, IDEMPOTENCY_MIGRATIONS_DIR } from '@msg/http';
-import { OPT_OUT_MIGRATIONS_DIR, startOptOutReplica } from '@msg/optout';
+import { followOptOuts, OPT_OUT_MIGRATIONS_DIR } from '@msg/optout';
 import { defineService, type ServiceDependencies, startWithBackground } from '@msg/service-kit';
 import { createApp } from './app.js';
 import { loadSmsConfig, type SmsConfig } from './config.js';
@@ -53,16 +53,8 @@ export const smsService = defineService({
     const directory = await kit.accountDirectory();
     const prisma = createPrismaClient(PrismaClient, pool);
     kit.onStop('prisma', () => prisma.$disconnect());
-    // Followed from before listening: the replica persists, so after the first start only the
-    // changes since the last run are read; readiness waits for them.
-    const optOuts = await startOptOutReplica({
-      bus,
-      sql: pool,
-      schema: SMS_SCHEMA,
-      groupId: 'sms-optouts',
-    });
-    kit.onStop('opt-out-replica', () => optOuts.stop());
-    kit.readiness.push(optOuts.readiness);
+    // The opt-out lists, read by the intake (group sms-optouts; readiness waits for them).
+    await followOptOuts(kit, SMS_SCHEMA);
     kit.outboxRelay();
     const accountById = (id: string) => directory.byId(id);
     kit.afterListen('status-consumer', () =>
