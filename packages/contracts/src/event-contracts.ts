@@ -74,7 +74,7 @@ export const eventContracts = {
       summary: 'SMS received from the network.',
       key: 'destination number',
       producers: ['smsc-connector'],
-      consumers: ['the reply-path services'],
+      consumers: ['the reply-path services', 'sms (stop and start words, @msg/optout)'],
     },
     envelopeSchema([SMS_INBOUND_EVENT], smsInboundSchema),
   ),
