@@ -18,6 +18,7 @@ export {
 export { isOptedOut, optedOutAmong, optedOutPairs, type Recipient } from './lookup.js';
 export { type OptOutMessage, optOutEventFor, optOutMessage } from './opt-out-event.js';
 export { OPTED_OUT_RULE, OptedOutError } from './opted-out-error.js';
+export { recordOptOut } from './record.js';
 export {
   applyOptOut,
   followOptOuts,

@@ -1,8 +1,7 @@
-import { enqueueOutbox } from '@msg/bus';
-import { type OptOutChange, Topics } from '@msg/contracts';
+import type { OptOutChange } from '@msg/contracts';
 import { prismaSql, type Sql } from '@msg/db';
 import { NotFoundError, ValidationError } from '@msg/http';
-import { applyOptOut, optOutMessage, optOutTable } from '@msg/optout';
+import { optOutMessage, optOutTable, recordOptOut } from '@msg/optout';
 import { normalizeMsisdn } from '@msg/phone';
 import { ADMIN_SCHEMA, findAccountId } from '../accounts/accounts.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
@@ -76,10 +75,7 @@ export function createOptOuts({ prisma }: { prisma: PrismaClient }) {
       }
       const at = new Date().toISOString();
       const optOut: OptOutChange = { accountId, msisdn: number, optedOut, source: 'operator', at };
-      await applyOptOut(sql, ADMIN_SCHEMA, optOut);
-      await enqueueOutbox(sql, ADMIN_SCHEMA, Topics.optOuts, [
-        optOutMessage(optOut, traceId ? { traceId } : {}),
-      ]);
+      await recordOptOut(sql, ADMIN_SCHEMA, optOutMessage(optOut, traceId ? { traceId } : {}));
       return { msisdn: number, source: 'operator', keyword: null, at };
     });
   }

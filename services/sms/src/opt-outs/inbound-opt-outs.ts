@@ -1,8 +1,8 @@
-import { type Bus, enqueueOutbox, type Subscription, subscribeToSmsInbound } from '@msg/bus';
-import { type AccountState, type SmsInbound, Topics } from '@msg/contracts';
+import { type Bus, type Subscription, subscribeToSmsInbound } from '@msg/bus';
+import type { AccountState, SmsInbound } from '@msg/contracts';
 import { withTransaction } from '@msg/db';
 import type { Logger } from '@msg/logger';
-import { applyOptOut, mayBeKeyword, optOutEventFor } from '@msg/optout';
+import { mayBeKeyword, optOutEventFor, recordOptOut } from '@msg/optout';
 import type pg from 'pg';
 import { SMS_SCHEMA } from '../messages/message-store.js';
 
@@ -58,10 +58,7 @@ export async function startInboundOptOuts({
       const words = accountById(accountId)?.optOutKeywords ?? [];
       const message = optOutEventFor(inbound, accountId, words, { sourceEventId: event.id });
       if (!message) return;
-      await withTransaction(pool, async (tx) => {
-        await applyOptOut(tx, SMS_SCHEMA, message.value.payload);
-        await enqueueOutbox(tx, SMS_SCHEMA, Topics.optOuts, [message]);
-      });
+      await withTransaction(pool, (tx) => recordOptOut(tx, SMS_SCHEMA, message));
       log.info('opt-out keyword received', { eventId: event.id, accountId });
     },
   });
