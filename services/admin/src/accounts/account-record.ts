@@ -28,6 +28,7 @@ export interface AccountRecord {
   numbersMonthlyQuota: number | null;
   ipAllowList: string[];
   senderIds: string[];
+  optOutKeywords: string[];
   version: number;
   createdAt: Date;
   updatedAt: Date;
@@ -52,6 +53,7 @@ export interface AccountView {
   numbersMonthlyQuota: number | null;
   ipAllowList: string[];
   senderIds: string[];
+  optOutKeywords: string[];
   version: number;
   createdAt: string;
   updatedAt: string;
@@ -85,6 +87,7 @@ function common(record: AccountRecord) {
     numbersMonthlyQuota: record.numbersMonthlyQuota,
     ipAllowList: record.ipAllowList,
     senderIds: record.senderIds,
+    optOutKeywords: record.optOutKeywords,
     version: record.version,
     updatedAt: record.updatedAt.toISOString(),
   };

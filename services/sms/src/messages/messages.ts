@@ -1,11 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { PrepaidBilling } from '@msg/auth';
-import { type AccountState, makeEvent, SMS_OUTBOUND_EVENT, type SmsOutbound } from '@msg/contracts';
+import {
+  type AccountState,
+  makeEvent,
+  optOutKey,
+  SMS_OUTBOUND_EVENT,
+  type SmsOutbound,
+} from '@msg/contracts';
 import { createBatcher } from '@msg/db';
 import { NotFoundError } from '@msg/http';
+import { OptedOutError, optedOutPairs } from '@msg/optout';
 import type pg from 'pg';
 import type { PrismaClient } from '../generated/prisma/client.js';
-import { type AcceptedMessage, insertAcceptedMessages } from './message-store.js';
+import { type AcceptedMessage, insertAcceptedMessages, SMS_SCHEMA } from './message-store.js';
 import { type MessageView, toMessageView } from './message-view.js';
 import type { AcceptedSms } from './send-request.js';
 
@@ -16,6 +23,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * one transaction (outbox): an answered messageId is always sent, and nothing is sent that was
  * not stored. The intake is a hot path: sends that arrive together are written by one SQL
  * statement through pg (message-store.ts, `createBatcher` of `@msg/db`); reads go through Prisma.
+ *
+ * Recipients who opted out of the account (the replica of optouts.v1, @msg/optout) are refused
+ * before anything is written: one primary-key lookup per group of sends written together.
  */
 export function createMessages({
   prisma,
@@ -26,18 +36,27 @@ export function createMessages({
   pool: pg.Pool;
   billing: PrepaidBilling;
 }) {
-  const intake = createBatcher<AcceptedMessage, void>({
+  const intake = createBatcher<AcceptedMessage, 'accepted' | 'opted_out'>({
     run: async (messages) => {
-      await insertAcceptedMessages(pool, messages);
-      return messages.map(() => undefined);
+      const optedOut = await optedOutPairs(
+        pool,
+        SMS_SCHEMA,
+        messages.map(({ row }) => ({ accountId: row.accountId, msisdn: row.recipient })),
+      );
+      const refused = ({ row }: AcceptedMessage) =>
+        optedOut.has(optOutKey(row.accountId, row.recipient));
+      const accepted = messages.filter((message) => !refused(message));
+      if (accepted.length > 0) await insertAcceptedMessages(pool, accepted);
+      return messages.map((message) => (refused(message) ? 'opted_out' : 'accepted'));
     },
   });
   return {
     /**
      * Stores an accepted message and queues it for the smsc-connector; answers its id. A prepaid
      * account pays its parts first (InsufficientFundsError, 402, when its balance cannot), keyed
-     * by the message id, so nothing unpaid is stored and nothing is paid twice; a message whose
-     * store fails is refunded.
+     * by the message id, so nothing unpaid is stored and nothing is paid twice. A recipient who
+     * opted out of the account is refused (OptedOutError, 400 naming `to`); that message, like
+     * one whose store fails, is refunded (a no-op when postpaid).
      */
     async accept(account: AccountState, sms: AcceptedSms, traceId?: string): Promise<string> {
       const messageId = randomUUID();
@@ -73,12 +92,17 @@ export function createMessages({
         // Keyed by account: per-account order and throughput at the connector.
         outbound: { key: account.id, value: event },
       });
+      let outcome: 'accepted' | 'opted_out';
       try {
-        await stored;
+        outcome = await stored;
       } catch (error) {
-        // Paid but not stored: the send fails, so its credits go back (a no-op when postpaid).
+        // Paid but not stored: the send fails, so its credits go back.
         await billing.refund(account, messageId);
         throw error;
+      }
+      if (outcome === 'opted_out') {
+        await billing.refund(account, messageId);
+        throw new OptedOutError(['body', 'to']);
       }
       return messageId;
     },
