@@ -11,3 +11,4 @@ export {
   startJsmppSmsc,
 } from './jsmpp-smsc.js';
 export { publishAccount } from './publish-account.js';
+export { createScratchDatabase, type ScratchDatabase } from './scratch-database.js';
