@@ -11,6 +11,8 @@ import { Topics } from '@msg/contracts';
 import { defineService, type ServiceDependencies, startWithBackground } from '@msg/service-kit';
 import { createApp } from './app.js';
 import { loadReplypathConfig, type ReplypathConfig } from './config.js';
+import { honourStopWordsInReplies } from './replies/opt-out-hook.js';
+import { startInboundSide } from './replies/start-inbound.js';
 
 /** The Postgres schema of the reply-path tables, its outbox and its rate buckets. */
 export const REPLYPATH_SCHEMA = 'replypath';
@@ -31,16 +33,32 @@ export interface ReplypathServiceOptions {
  * The reply-path service: schema "replypath" and the account directory before it serves; once
  * it listens, the outbox relay (sms.outbound.v1).
  */
-export function replypathService(_options: ReplypathServiceOptions = {}) {
+export function replypathService(options: ReplypathServiceOptions = {}) {
   return defineService({
     name: 'replypath',
     loadConfig: loadReplypathConfig,
     database: { schema: REPLYPATH_SCHEMA, migrations: REPLYPATH_MIGRATIONS },
     // Producers and consumers both create what they use: services start in any order.
-    topics: [{ topic: Topics.smsOutbound }],
+    topics: [
+      { topic: Topics.smsOutbound },
+      { topic: Topics.smsInbound },
+      { topic: Topics.smsStatus },
+      { topic: Topics.callbacks },
+    ],
     async start(config: ReplypathConfig, kit) {
       const directory = await kit.accountDirectory();
       kit.outboxRelay();
+      // Replies, delivery reports and expiry (src/replies, src/reports).
+      kit.afterListen('replypath-inbound', () =>
+        startInboundSide({
+          ...kit,
+          accountById: (id) => directory.byId(id),
+          quarantineMs: config.REPLYPATH_QUARANTINE,
+          sweepIntervalMs: config.REPLYPATH_SWEEP_INTERVAL,
+          onStopWord: honourStopWordsInReplies,
+          ...(options.now && { now: options.now }),
+        }),
+      );
       const app = createApp({
         // 401 Basic challenge, 403 disabled / no 'replypath' / outside the IP allow-list, 429.
         basicAuth: basicAccountAccess(createCredentialVerifier({ directory }), {

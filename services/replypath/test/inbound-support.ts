@@ -17,6 +17,7 @@ import { migrate } from '@msg/db';
 import { loadNotifierConfig, startNotifier } from '@msg/notifier';
 import { accountState, createScratchDatabase, startTestRuntime } from '@msg/testing';
 import { Registry } from 'prom-client';
+import { vi } from 'vitest';
 import type { StopWordHook } from '../src/replies/opt-out-hook.js';
 import { startInboundSide } from '../src/replies/start-inbound.js';
 import { REPLYPATH_MIGRATIONS, REPLYPATH_SCHEMA } from '../src/service.js';
@@ -101,7 +102,13 @@ export async function startInboundHarness({ onStopWord }: { onStopWord?: StopWor
       handler: async (msg) => void deadLetters.push(msg.value.payload as CallbackDeadLetter),
     }),
   ]);
-  const relay = createOutboxRelay({ pool, schema: REPLYPATH_SCHEMA, bus, logger, pollIntervalMs: 20 });
+  const relay = createOutboxRelay({
+    pool,
+    schema: REPLYPATH_SCHEMA,
+    bus,
+    logger,
+    pollIntervalMs: 20,
+  });
   relay.start();
   const side = await startInboundSide({
     bus,
@@ -161,8 +168,10 @@ export async function startInboundHarness({ onStopWord }: { onStopWord?: StopWor
       startsAt = now(),
       oneShot = false,
       dlr = false,
+      source = 'replypath',
     }: {
       account: AccountState;
+      source?: SmsStatus['source'];
       recipient?: string;
       number?: string;
       vpMs?: number;
@@ -181,7 +190,7 @@ export async function startInboundHarness({ onStopWord }: { onStopWord?: StopWor
         `INSERT INTO "replypath"."messages"
            ("transaction_id", "account_id", "source", "recipient", "number", "text", "parts",
             "encoding", "dlr", "one_shot", "vp", "created_at", "expires_at")
-         VALUES ($1, $2, 'replypath', $3, $4, 'Hello?', 1, 'GSM-7', $5, $6, $7, $8, $9)`,
+         VALUES ($1, $2, $10, $3, $4, 'Hello?', 1, 'GSM-7', $5, $6, $7, $8, $9)`,
         [
           transactionId,
           account.id,
@@ -192,6 +201,7 @@ export async function startInboundHarness({ onStopWord }: { onStopWord?: StopWor
           Math.ceil(vpMs / MINUTE),
           startsAt,
           endsAt,
+          source,
         ],
       );
       await pool.query(
@@ -232,7 +242,9 @@ export async function startInboundHarness({ onStopWord }: { onStopWord?: StopWor
     },
 
     /** A status report as the smsc-connector publishes it. */
-    async status(status: Pick<SmsStatus, 'messageId' | 'accountId' | 'state'> & Partial<SmsStatus>) {
+    async status(
+      status: Pick<SmsStatus, 'messageId' | 'accountId' | 'state'> & Partial<SmsStatus>,
+    ) {
       const payload: SmsStatus = {
         source: 'replypath',
         smscMessageIds: ['smsc-1'],
@@ -243,6 +255,11 @@ export async function startInboundHarness({ onStopWord }: { onStopWord?: StopWor
       const event = makeEvent(SMS_STATUS_EVENT, payload, { accountId: status.accountId });
       await bus.publish(Topics.smsStatus, [{ key: status.messageId, value: event }]);
       return event;
+    },
+
+    /** The same status event once more (a redelivery). */
+    async republishStatus(event: EventEnvelope<SmsStatus>) {
+      await bus.publish(Topics.smsStatus, [{ key: event.payload.messageId, value: event }]);
     },
 
     async replies(transactionId: string) {
@@ -288,4 +305,9 @@ let numberSeq = 0;
 export function uniqueNumber(): string {
   numberSeq += 1;
   return `+4670${String(process.pid % 10_000).padStart(4, '0')}${String(numberSeq).padStart(3, '0')}`;
+}
+
+/** Polls until `check` stops throwing (an expect inside it); rethrows its last error. */
+export async function until(check: () => unknown, timeoutMs = 20_000): Promise<void> {
+  await vi.waitFor(check, { timeout: timeoutMs, interval: 25 });
 }

@@ -1,5 +1,9 @@
 import { type Bus, type Subscription, subscribeToSmsInbound } from '@msg/bus';
-import { INBOUND_CONSUMER, type ReceiveInboundDeps, createInboundReceiver } from './receive-inbound.js';
+import {
+  createInboundReceiver,
+  INBOUND_CONSUMER,
+  type ReceiveInboundDeps,
+} from './receive-inbound.js';
 import { isPoolNumber } from './reply-store.js';
 
 /**

@@ -10,7 +10,7 @@ import {
 import { type Sql, withTransaction } from '@msg/db';
 import type { Logger } from '@msg/logger';
 import type pg from 'pg';
-import { REPLYPATH_SCHEMA } from '../schema.js';
+import { REPLYPATH_SCHEMA } from '../service.js';
 import type { InboundMetrics, InboundOutcome } from './inbound-metrics.js';
 import type { StopWordHook } from './opt-out-hook.js';
 import { replyCallbackRequest } from './reply-callback.js';
@@ -47,7 +47,8 @@ export function createInboundReceiver(deps: ReceiveInboundDeps) {
     const outcome = await withTransaction(pool, (sql) => receiveIn(sql, inbound, event, deps));
     metrics.inbound(outcome);
     // Never the numbers or the text (personal data): the event id finds them.
-    if (outcome === 'unmatched') logger.info('inbound sms matches no reservation', { eventId: event.id });
+    if (outcome === 'unmatched')
+      logger.info('inbound sms matches no reservation', { eventId: event.id });
     else if (outcome === 'stored-without-callback')
       logger.info('reply stored; account has no reply-path callback', { eventId: event.id });
     return outcome;

@@ -1,7 +1,5 @@
 import type { Sql } from '@msg/db';
-import { REPLYPATH_SCHEMA } from '../schema.js';
-
-const S = `"${REPLYPATH_SCHEMA}"`;
+import { REPLYPATH_SCHEMA } from '../service.js';
 
 /** The active reservation an inbound SMS answers, with what forwarding needs of its message. */
 export interface MatchedReservation {
@@ -33,7 +31,7 @@ export async function findActiveReservation(
     ends_at: Date;
   }>(
     `SELECT "id", "transaction_id", "account_id", "one_shot", "ends_at"
-       FROM ${S}."reservations"
+       FROM "${REPLYPATH_SCHEMA}"."reservations"
       WHERE "recipient" = $1 AND "number" = $2 AND "released_at" IS NULL
         AND "starts_at" <= $3 AND "ends_at" > $3
         FOR UPDATE`,
@@ -72,7 +70,7 @@ export async function insertReply(
   },
 ): Promise<boolean> {
   const result = await sql.query(
-    `INSERT INTO ${S}."replies"
+    `INSERT INTO "${REPLYPATH_SCHEMA}"."replies"
        ("id", "transaction_id", "from", "text", "received_at", "inbound_event_id",
         "smsc_message_id", "forward_state", "callback_id")
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
@@ -94,6 +92,9 @@ export async function insertReply(
 
 /** Whether `to` is one of the pool's numbers (inbound SMS to other numbers are not ours). */
 export async function isPoolNumber(sql: Sql, to: string): Promise<boolean> {
-  const { rows } = await sql.query(`SELECT 1 FROM ${S}."pool_numbers" WHERE "number" = $1`, [to]);
+  const { rows } = await sql.query(
+    `SELECT 1 FROM "${REPLYPATH_SCHEMA}"."pool_numbers" WHERE "number" = $1`,
+    [to],
+  );
   return rows.length > 0;
 }

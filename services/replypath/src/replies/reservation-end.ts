@@ -1,7 +1,5 @@
 import type { Sql } from '@msg/db';
-import { REPLYPATH_SCHEMA } from '../schema.js';
-
-const S = `"${REPLYPATH_SCHEMA}"`;
+import { REPLYPATH_SCHEMA } from '../service.js';
 
 /**
  * OneShot (3.2 "reply processed incl. callback attempt → released"): the reservation ends now
@@ -16,13 +14,15 @@ export async function releaseOneShot(
   { now, quarantineMs }: { now: Date; quarantineMs: number },
 ): Promise<void> {
   await sql.query(
-    `UPDATE ${S}."reservations"
+    `UPDATE "${REPLYPATH_SCHEMA}"."reservations"
         SET "released_at" = $2, "ends_at" = $2,
             "quarantine_until" = $2::timestamptz + make_interval(secs => $3::double precision / 1000)
       WHERE "id" = $1`,
     [reservationId, now, quarantineMs],
   );
-  await sql.query(`DELETE FROM ${S}."messages" WHERE "transaction_id" = $1`, [transactionId]);
+  await sql.query(`DELETE FROM "${REPLYPATH_SCHEMA}"."messages" WHERE "transaction_id" = $1`, [
+    transactionId,
+  ]);
 }
 
 /**
@@ -40,20 +40,20 @@ export async function expireDueReservations(
 ): Promise<number> {
   const { rowCount } = await sql.query(
     `WITH due AS (
-       SELECT "transaction_id" FROM ${S}."messages"
+       SELECT "transaction_id" FROM "${REPLYPATH_SCHEMA}"."messages"
         WHERE "expires_at" <= $1 ORDER BY "expires_at" LIMIT $2
           FOR UPDATE SKIP LOCKED
      )
-     DELETE FROM ${S}."messages" m USING due WHERE m."transaction_id" = due."transaction_id"`,
+     DELETE FROM "${REPLYPATH_SCHEMA}"."messages" m USING due WHERE m."transaction_id" = due."transaction_id"`,
     [now, limit],
   );
   await sql.query(
     `WITH over AS (
-       SELECT "id" FROM ${S}."reservations"
+       SELECT "id" FROM "${REPLYPATH_SCHEMA}"."reservations"
         WHERE "quarantine_until" <= $1 ORDER BY "quarantine_until" LIMIT $2
           FOR UPDATE SKIP LOCKED
      )
-     DELETE FROM ${S}."reservations" r USING over WHERE r."id" = over."id"`,
+     DELETE FROM "${REPLYPATH_SCHEMA}"."reservations" r USING over WHERE r."id" = over."id"`,
     [now, limit],
   );
   return rowCount ?? 0;

@@ -1,8 +1,7 @@
 import type { Sql } from '@msg/db';
-import { REPLYPATH_SCHEMA } from '../schema.js';
+import { REPLYPATH_SCHEMA } from '../service.js';
 import type { ReportedMessage } from './delivery-report.js';
 
-const S = `"${REPLYPATH_SCHEMA}"`;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface StatusTarget extends ReportedMessage {
@@ -27,7 +26,7 @@ export async function advanceMessageState(
     number: string;
     dlr: boolean;
   }>(
-    `UPDATE ${S}."messages" SET "state" = $3
+    `UPDATE "${REPLYPATH_SCHEMA}"."messages" SET "state" = $3
       WHERE "transaction_id" = $1::uuid AND "account_id"::text = $2
         AND ("state" = 'accepted' OR ("state" = 'submitted' AND $3 <> 'submitted'))
       RETURNING "transaction_id", "account_id", "recipient", "number", "dlr"`,

@@ -1,4 +1,10 @@
-import { type Bus, claimEvent, enqueueOutbox, type Subscription, subscribeToSmsStatus } from '@msg/bus';
+import {
+  type Bus,
+  claimEvent,
+  enqueueOutbox,
+  type Subscription,
+  subscribeToSmsStatus,
+} from '@msg/bus';
 import {
   type AccountState,
   callbackRequestMessage,
@@ -9,7 +15,7 @@ import {
 import { withTransaction } from '@msg/db';
 import type { Logger } from '@msg/logger';
 import type pg from 'pg';
-import { REPLYPATH_SCHEMA } from '../schema.js';
+import { REPLYPATH_SCHEMA } from '../service.js';
 import { deliveryReportRequest } from './delivery-report.js';
 import { advanceMessageState } from './report-store.js';
 
@@ -54,7 +60,11 @@ export function createStatusApplier({ pool, accountById }: Omit<StatusConsumerDe
  * Follows the reports about messages sent by either reply-path interface (sources `replypath`
  * and `replypath-legacy`: one store, one pool) in the consumer group 'replypath-status'.
  */
-export function startStatusConsumer({ bus, logger, ...deps }: StatusConsumerDeps & { bus: Bus }): Promise<Subscription> {
+export function startStatusConsumer({
+  bus,
+  logger,
+  ...deps
+}: StatusConsumerDeps & { bus: Bus }): Promise<Subscription> {
   const log = logger.child({ component: 'replypath-status' });
   const apply = createStatusApplier(deps);
   return subscribeToSmsStatus(bus, {
