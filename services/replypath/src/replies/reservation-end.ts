@@ -38,22 +38,27 @@ export async function expireDueReservations(
   sql: Sql,
   { now, limit }: { now: Date; limit: number },
 ): Promise<number> {
+  const removed = await deleteDue(sql, 'messages', 'transaction_id', 'expires_at', now, limit);
+  await deleteDue(sql, 'reservations', 'id', 'quarantine_until', now, limit);
+  return removed;
+}
+
+/** Deletes up to `limit` rows of `table` whose `due` moment is at or before `now`, skipping locked ones. */
+async function deleteDue(
+  sql: Sql,
+  table: 'messages' | 'reservations',
+  key: 'transaction_id' | 'id',
+  due: 'expires_at' | 'quarantine_until',
+  now: Date,
+  limit: number,
+): Promise<number> {
   const { rowCount } = await sql.query(
     `WITH due AS (
-       SELECT "transaction_id" FROM "${REPLYPATH_SCHEMA}"."messages"
-        WHERE "expires_at" <= $1 ORDER BY "expires_at" LIMIT $2
+       SELECT "${key}" FROM "${REPLYPATH_SCHEMA}"."${table}"
+        WHERE "${due}" <= $1 ORDER BY "${due}" LIMIT $2
           FOR UPDATE SKIP LOCKED
      )
-     DELETE FROM "${REPLYPATH_SCHEMA}"."messages" m USING due WHERE m."transaction_id" = due."transaction_id"`,
-    [now, limit],
-  );
-  await sql.query(
-    `WITH over AS (
-       SELECT "id" FROM "${REPLYPATH_SCHEMA}"."reservations"
-        WHERE "quarantine_until" <= $1 ORDER BY "quarantine_until" LIMIT $2
-          FOR UPDATE SKIP LOCKED
-     )
-     DELETE FROM "${REPLYPATH_SCHEMA}"."reservations" r USING over WHERE r."id" = over."id"`,
+     DELETE FROM "${REPLYPATH_SCHEMA}"."${table}" t USING due WHERE t."${key}" = due."${key}"`,
     [now, limit],
   );
   return rowCount ?? 0;
