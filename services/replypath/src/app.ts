@@ -1,12 +1,27 @@
+import type { AccountLookup } from '@msg/auth';
 import { openapiDocumentPath } from '@msg/contracts';
 import { createService, type ReadinessCheck } from '@msg/http';
 import type { Logger } from '@msg/logger';
 import type { RequestHandler } from 'express';
 import type { Registry } from 'prom-client';
 import { replypathErrorFormat } from './http/error-format.js';
+import type { Sender } from './messages/sender.js';
 import { getHealth } from './operations/getHealth.js';
+import {
+  addPoolNumbers,
+  listPoolNumbers,
+  removePoolNumber,
+  updatePoolNumber,
+} from './operations/pool.js';
+import { sendSms } from './operations/sendSms.js';
+import { sendSmsInternal } from './operations/sendSmsInternal.js';
+import type { PoolStore } from './pool/pool-store.js';
 
 export interface ReplypathAppDeps {
+  sender: Sender;
+  poolStore: PoolStore;
+  /** Accounts of the internal send (the caller authenticated them). */
+  accounts: AccountLookup;
   /**
    * The document's basicAuth: authentication, account guards and rate limit (@msg/auth
    * basicAccountAccess, built in service.ts).
@@ -49,6 +64,12 @@ export function createApp(deps: ReplypathAppDeps) {
     },
     routes: (app) => {
       app.get('/replypath/v1/health', getHealth());
+      app.post('/replypath/v1/sendsms', sendSms(deps.sender));
+      app.post('/internal/v1/sendsms', sendSmsInternal(deps.sender, deps.accounts));
+      app.get('/internal/v1/pool/numbers', listPoolNumbers(deps.poolStore));
+      app.post('/internal/v1/pool/numbers', addPoolNumbers(deps.poolStore));
+      app.patch('/internal/v1/pool/numbers/:number', updatePoolNumber(deps.poolStore));
+      app.delete('/internal/v1/pool/numbers/:number', removePoolNumber(deps.poolStore));
     },
   });
 }

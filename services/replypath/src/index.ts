@@ -1,7 +1,7 @@
 export { loadReplypathConfig, type ReplypathConfig, replypathSettings } from './config.js';
+export { REPLYPATH_SCHEMA } from './schema.js';
 export {
   REPLYPATH_MIGRATIONS,
-  REPLYPATH_SCHEMA,
   type ReplypathService,
   type ReplypathServiceOptions,
   replypathService,

@@ -11,11 +11,12 @@ import { Topics } from '@msg/contracts';
 import { defineService, type ServiceDependencies, startWithBackground } from '@msg/service-kit';
 import { createApp } from './app.js';
 import { loadReplypathConfig, type ReplypathConfig } from './config.js';
+import { cappedRateLimiter } from './http/capped-rate.js';
+import { createSender } from './messages/sender.js';
+import { createPoolStore } from './pool/pool-store.js';
 import { honourStopWordsInReplies } from './replies/opt-out-hook.js';
 import { startInboundSide } from './replies/start-inbound.js';
-
-/** The Postgres schema of the reply-path tables, its outbox and its rate buckets. */
-export const REPLYPATH_SCHEMA = 'replypath';
+import { REPLYPATH_SCHEMA } from './schema.js';
 
 /** What the schema is made of: the outbox (@msg/bus), the rate buckets (@msg/auth), its tables. */
 export const REPLYPATH_MIGRATIONS = [
@@ -48,6 +49,7 @@ export function replypathService(options: ReplypathServiceOptions = {}) {
     async start(config: ReplypathConfig, kit) {
       const directory = await kit.accountDirectory();
       kit.outboxRelay();
+      const now = options.now ?? (() => new Date());
       // Replies, delivery reports and expiry (src/replies, src/reports).
       kit.afterListen('replypath-inbound', () =>
         startInboundSide({
@@ -56,15 +58,21 @@ export function replypathService(options: ReplypathServiceOptions = {}) {
           quarantineMs: config.REPLYPATH_QUARANTINE,
           sweepIntervalMs: config.REPLYPATH_SWEEP_INTERVAL,
           onStopWord: honourStopWordsInReplies,
-          ...(options.now && { now: options.now }),
+          now,
         }),
       );
       const app = createApp({
+        sender: createSender({ pool: kit.pool, quarantineMs: config.REPLYPATH_QUARANTINE, now }),
+        poolStore: createPoolStore(kit.pool, now),
+        accounts: directory,
         // 401 Basic challenge, 403 disabled / no 'replypath' / outside the IP allow-list, 429.
         basicAuth: basicAccountAccess(createCredentialVerifier({ directory }), {
           realm: 'Reply-path',
           permission: 'replypath',
-          limiter: createPostgresRateLimiter({ pool: kit.pool, schema: REPLYPATH_SCHEMA }),
+          // The account's rate, at most 100 per second (spec 8.2).
+          limiter: cappedRateLimiter(
+            createPostgresRateLimiter({ pool: kit.pool, schema: REPLYPATH_SCHEMA }),
+          ),
         }),
         internalBearer: requireServiceToken(config.REPLYPATH_INTERNAL_TOKEN, {
           realm: 'replypath-internal',
@@ -80,7 +88,8 @@ export function replypathService(options: ReplypathServiceOptions = {}) {
         trustProxy: config.TRUSTED_PROXIES,
         validateResponses: config.NODE_ENV === 'test',
       });
-      return { app };
+      /** The account directory (accounts.v1), for the reply handling of rp-inbound. */
+      return { app, accounts: directory };
     },
   });
 }

@@ -20,7 +20,8 @@ import { Registry } from 'prom-client';
 import { vi } from 'vitest';
 import type { StopWordHook } from '../src/replies/opt-out-hook.js';
 import { startInboundSide } from '../src/replies/start-inbound.js';
-import { REPLYPATH_MIGRATIONS, REPLYPATH_SCHEMA } from '../src/service.js';
+import { REPLYPATH_SCHEMA } from '../src/schema.js';
+import { REPLYPATH_MIGRATIONS } from '../src/service.js';
 
 const MINUTE = 60_000;
 export const QUARANTINE_MS = 60 * MINUTE;
@@ -72,7 +73,7 @@ async function startReceiver() {
  * `advance`; the tables are written directly where the send path would (reserve).
  */
 export async function startInboundHarness({ onStopWord }: { onStopWord?: StopWordHook } = {}) {
-  const scratch = await createScratchDatabase('msg_replypath_inbound');
+  const scratch = await createScratchDatabase('replypath_inbound');
   const runtime = await startTestRuntime({ service: 'replypath', databaseUrl: scratch.url });
   const { pool, bus, logger } = runtime;
   await migrate({ pool, schema: REPLYPATH_SCHEMA, migrationsDirs: REPLYPATH_MIGRATIONS, logger });

@@ -33,7 +33,7 @@ export interface Seen {
  * admin service (accounts.v1) and the smsc-connector (sms.status.v1).
  */
 export async function startTestSms({ postgres = false }: { postgres?: boolean } = {}) {
-  const scratch = postgres ? await createScratchDatabase('msg_sms_test') : undefined;
+  const scratch = postgres ? await createScratchDatabase('sms_test') : undefined;
   const runtime = await startTestRuntime({
     service: 'sms',
     ...(scratch && { databaseUrl: scratch.url }),

@@ -2,9 +2,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { withTransaction } from '@msg/db';
 import type { Logger } from '@msg/logger';
 import type pg from 'pg';
-import { expireDueReservations } from './reservation-end.js';
+import { deleteFinishedReservations } from '../pool/reservation-store.js';
+import { expireDueMessages } from './reservation-end.js';
 
-/** Reservations ended per transaction; a sweep repeats until fewer are due. */
+/** Message records removed per transaction; a sweep repeats until fewer are due. */
 export const SWEEP_BATCH = 500;
 
 export interface ExpirySweeperOptions {
@@ -31,11 +32,14 @@ export function createExpirySweeper({ pool, intervalMs, now, logger }: ExpirySwe
     let total = 0;
     for (;;) {
       const ended = await withTransaction(pool, (sql) =>
-        expireDueReservations(sql, { now: now(), limit: SWEEP_BATCH }),
+        expireDueMessages(sql, { now: now(), limit: SWEEP_BATCH }),
       );
       total += ended;
-      if (ended < SWEEP_BATCH) return total;
+      if (ended < SWEEP_BATCH) break;
     }
+    // Quarantines that are over free their pairs (rp-core's store, the sweeper's part).
+    await deleteFinishedReservations(pool, now());
+    return total;
   }
 
   const stop = new AbortController();

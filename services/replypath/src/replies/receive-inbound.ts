@@ -10,12 +10,13 @@ import {
 import { type Sql, withTransaction } from '@msg/db';
 import type { Logger } from '@msg/logger';
 import type pg from 'pg';
-import { REPLYPATH_SCHEMA } from '../service.js';
+import { findActiveReservation, releaseReservation } from '../pool/reservation-store.js';
+import { REPLYPATH_SCHEMA } from '../schema.js';
 import type { InboundMetrics, InboundOutcome } from './inbound-metrics.js';
 import type { StopWordHook } from './opt-out-hook.js';
 import { replyCallbackRequest } from './reply-callback.js';
-import { findActiveReservation, insertReply } from './reply-store.js';
-import { releaseOneShot } from './reservation-end.js';
+import { insertReply } from './reply-store.js';
+import { deleteSentMessage } from './reservation-end.js';
 
 /** Consumer name of the inbound consumer in processed_event (and its consumer group). */
 export const INBOUND_CONSUMER = 'replypath-inbound';
@@ -44,7 +45,12 @@ export function createInboundReceiver(deps: ReceiveInboundDeps) {
     inbound: SmsInbound,
     event: EventEnvelope<SmsInbound>,
   ): Promise<InboundOutcome> {
-    const outcome = await withTransaction(pool, (sql) => receiveIn(sql, inbound, event, deps));
+    const outcome = await withTransaction(pool, (sql) =>
+      receiveIn(sql, inbound, event, deps),
+    ).catch((error: unknown) => {
+      if (error instanceof DuplicateSms) return 'duplicate' as const;
+      throw error;
+    });
     metrics.inbound(outcome);
     // Never the numbers or the text (personal data): the event id finds them.
     if (outcome === 'unmatched')
@@ -55,6 +61,14 @@ export function createInboundReceiver(deps: ReceiveInboundDeps) {
   };
 }
 
+/**
+ * The SMSC's id of this SMS is stored already (it resent the SMS, published as a new event):
+ * thrown to roll back what the transaction did for it (a OneShot release among them).
+ */
+class DuplicateSms extends Error {
+  override name = 'DuplicateSms';
+}
+
 async function receiveIn(
   sql: Sql,
   inbound: SmsInbound,
@@ -62,12 +76,21 @@ async function receiveIn(
   { accountById, now, quarantineMs, onStopWord }: ReceiveInboundDeps,
 ): Promise<InboundOutcome> {
   if (!(await claimEvent(sql, REPLYPATH_SCHEMA, INBOUND_CONSUMER, event.id))) return 'duplicate';
+  const at = now();
   const reservation = await findActiveReservation(sql, {
-    from: inbound.from,
-    to: inbound.to,
-    now: now(),
+    recipient: inbound.from,
+    number: inbound.to,
+    at,
   });
   if (!reservation) return 'unmatched';
+  // OneShot: this reply takes the reservation (the update locks it and re-checks it is not
+  // released), so no second reply can be processed for it; the pair stays quarantined.
+  if (
+    reservation.oneShot &&
+    !(await releaseReservation(sql, { transactionId: reservation.transactionId, at, quarantineMs }))
+  ) {
+    return 'unmatched';
+  }
   await onStopWord(sql, {
     accountId: reservation.accountId,
     recipient: inbound.from,
@@ -97,14 +120,15 @@ async function receiveIn(
     forwardState: request ? 'requested' : 'no-callback',
     callbackId: request?.callbackId ?? null,
   });
-  if (!stored) return 'duplicate';
+  if (!stored) throw new DuplicateSms();
   if (request) {
     await enqueueOutbox(sql, REPLYPATH_SCHEMA, Topics.callbacks, [
       callbackRequestMessage(request, event.traceId),
     ]);
   }
   // OneShot: the first reply is processed once its callback request is committed with it (the
-  // notifier delivers it from there; see the README), so the records go in this transaction.
-  if (reservation.oneShot) await releaseOneShot(sql, reservation, { now: now(), quarantineMs });
+  // notifier delivers it from there; see the README), so the sent-message record goes in this
+  // transaction, with the reply (its text travels in the callback request).
+  if (reservation.oneShot) await deleteSentMessage(sql, reservation.transactionId);
   return request ? 'forwarded' : 'stored-without-callback';
 }

@@ -1,5 +1,5 @@
 import type { Sql } from '@msg/db';
-import { REPLYPATH_SCHEMA } from '../service.js';
+import { REPLYPATH_SCHEMA } from '../schema.js';
 import type { ReportedMessage } from './delivery-report.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

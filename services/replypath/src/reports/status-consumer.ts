@@ -15,7 +15,7 @@ import {
 import { withTransaction } from '@msg/db';
 import type { Logger } from '@msg/logger';
 import type pg from 'pg';
-import { REPLYPATH_SCHEMA } from '../service.js';
+import { REPLYPATH_SCHEMA } from '../schema.js';
 import { deliveryReportRequest } from './delivery-report.js';
 import { advanceMessageState } from './report-store.js';
 
