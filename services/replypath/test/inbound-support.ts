@@ -18,7 +18,7 @@ import { loadNotifierConfig, startNotifier } from '@msg/notifier';
 import { accountState, createScratchDatabase, startTestRuntime } from '@msg/testing';
 import { Registry } from 'prom-client';
 import { vi } from 'vitest';
-import type { StopWordHook } from '../src/replies/opt-out-hook.js';
+import type { ReplyToAccount, StopWordHook } from '../src/replies/opt-out-hook.js';
 import { startInboundSide } from '../src/replies/start-inbound.js';
 import { REPLYPATH_SCHEMA } from '../src/schema.js';
 import { REPLYPATH_MIGRATIONS } from '../src/service.js';
@@ -72,7 +72,7 @@ async function startReceiver() {
  * callbacks to a local receiver. The clock of matching and expiry is the system clock moved by
  * `advance`; the tables are written directly where the send path would (reserve).
  */
-export async function startInboundHarness({ onStopWord }: { onStopWord?: StopWordHook } = {}) {
+export async function startInboundHarness() {
   const scratch = await createScratchDatabase('replypath_inbound');
   const runtime = await startTestRuntime({ service: 'replypath', databaseUrl: scratch.url });
   const { pool, bus, logger } = runtime;
@@ -89,6 +89,8 @@ export async function startInboundHarness({ onStopWord }: { onStopWord?: StopWor
   const metrics = new Registry();
   const requests: CallbackRequest[] = [];
   const deadLetters: CallbackDeadLetter[] = [];
+  const stopWordChecks: ReplyToAccount[] = [];
+  const onStopWord: StopWordHook = async (_sql, reply) => void stopWordChecks.push(reply);
   const recorders = await Promise.all([
     bus.subscribe({
       groupId: 'test-callbacks',
@@ -120,7 +122,7 @@ export async function startInboundHarness({ onStopWord }: { onStopWord?: StopWor
     quarantineMs: QUARANTINE_MS,
     // Sweeps run when a test calls sweep(), with the moved clock.
     sweepIntervalMs: 3_600_000,
-    onStopWord: onStopWord ?? (async () => {}),
+    onStopWord,
     now,
   });
   const notifier = await startNotifier(
@@ -142,6 +144,8 @@ export async function startInboundHarness({ onStopWord }: { onStopWord?: StopWor
     receiver,
     requests,
     deadLetters,
+    /** What the opt-out hook was called with. */
+    stopWordChecks,
     now,
     sweep: side.sweep,
     /** Moves the service's clock (matching and expiry) forward. */

@@ -286,3 +286,21 @@ describe('inbound SMS that match nothing', () => {
     expect(h.requests.length).toBe(requestsBefore);
   });
 });
+
+describe('opt-out hook', () => {
+  it("when a reply is matched, then the hook gets the reservation's account, the recipient and the text; an unmatched SMS never reaches it", async () => {
+    const account = h.account({ replyPathUrl: `${h.receiver.url}/stop` });
+    const sent = await h.reserve({ account });
+
+    await h.inbound({ from: sent.recipient, to: sent.number, text: 'STOP' });
+    const stranger = uniqueNumber();
+    const unmatched = await h.inbound({ from: stranger, to: sent.number, text: 'STOP' });
+    await until(async () => expect(await h.handled(unmatched.id)).toBe(true));
+
+    await until(() => expect(delivered(sent.transactionId)).toHaveLength(1));
+    expect(h.stopWordChecks.filter((c) => c.recipient === sent.recipient)).toEqual([
+      { accountId: account.id, recipient: sent.recipient, text: 'STOP' },
+    ]);
+    expect(h.stopWordChecks.filter((c) => c.recipient === stranger)).toEqual([]);
+  });
+});
