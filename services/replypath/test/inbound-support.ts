@@ -34,7 +34,7 @@ export interface Received {
 }
 
 /** An HTTP server on 127.0.0.1 standing for the customer's callback; `status` answers them. */
-async function startReceiver() {
+export async function startReceiver() {
   const received: Received[] = [];
   let status = 200;
   const server = createServer((req, res) => {
