@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
 import { createOutboxRelay } from '@msg/bus';
 import {
   type AccountState,
@@ -15,7 +14,12 @@ import {
 } from '@msg/contracts';
 import { migrate } from '@msg/db';
 import { loadNotifierConfig, startNotifier } from '@msg/notifier';
-import { accountState, createScratchDatabase, startTestRuntime } from '@msg/testing';
+import {
+  accountState,
+  createScratchDatabase,
+  startCallbackReceiver,
+  startTestRuntime,
+} from '@msg/testing';
 import { Registry } from 'prom-client';
 import { vi } from 'vitest';
 import type { ReplyToAccount, StopWordHook } from '../src/replies/opt-out-hook.js';
@@ -25,46 +29,6 @@ import { REPLYPATH_MIGRATIONS } from '../src/service.js';
 
 const MINUTE = 60_000;
 export const QUARANTINE_MS = 60 * MINUTE;
-
-/** A request the callback receiver got. */
-export interface Received {
-  method: string;
-  url: URL;
-  body: string;
-}
-
-/** An HTTP server on 127.0.0.1 standing for the customer's callback; `status` answers them. */
-export async function startReceiver() {
-  const received: Received[] = [];
-  let status = 200;
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      received.push({
-        method: req.method ?? '',
-        url: new URL(req.url ?? '/', 'http://receiver'),
-        body: Buffer.concat(chunks).toString('utf8'),
-      });
-      res.writeHead(status).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    received,
-    answer(next: number) {
-      status = next;
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 /**
  * The inbound side of reply-path (replies, reports, expiry) as the service runs it, on a scratch
@@ -136,7 +100,7 @@ export async function startInboundHarness() {
     }),
     runtime,
   );
-  const receiver = await startReceiver();
+  const receiver = await startCallbackReceiver();
 
   return {
     pool,

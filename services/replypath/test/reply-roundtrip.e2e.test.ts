@@ -7,8 +7,9 @@ import {
   startSmscConnector,
 } from '@msg/smsc-connector';
 import { type SmscSimulator, startSmscSimulator } from '@msg/smsc-simulator';
+import { type CallbackReceiver, startCallbackReceiver } from '@msg/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startReceiver, until } from './inbound-support.js';
+import { until } from './inbound-support.js';
 import { POOL, startTestReplypath, type TestReplypath } from './support.js';
 
 /**
@@ -22,7 +23,7 @@ let h: TestReplypath;
 let smsc: SmscSimulator;
 let connector: SmscConnector;
 let notifier: Notifier;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let receiver: CallbackReceiver;
 
 beforeAll(async () => {
   h = await startTestReplypath({ postgres: true });
@@ -45,7 +46,7 @@ beforeAll(async () => {
     loadNotifierConfig({ LOG_LEVEL: 'error', CALLBACK_ALLOW_PRIVATE_TARGETS: 'true' }),
     runtime,
   );
-  receiver = await startReceiver();
+  receiver = await startCallbackReceiver();
   await until(() => expect(connector.isBound()).toBe(true));
 }, 120_000);
 
