@@ -56,6 +56,12 @@ export interface AccountState {
   /** IP addresses or CIDR blocks; empty means any address. */
   ipAllowList: string[];
   senderIds: string[];
+  /**
+   * The account's own stop words, beside the platform's (STOP, STOPP, AVSLUTA, UNSUBSCRIBE): an
+   * inbound SMS that is one of them opts its sender out of this account's messages (@msg/optout).
+   * Absent means none (the schema always fills it in; fixtures may leave it out).
+   */
+  optOutKeywords?: string[];
   version: number;
   updatedAt: string;
 }
@@ -109,6 +115,11 @@ export const accountStateSchema: z.ZodType<AccountState> = z.object({
   numbersMonthlyQuota: optionalLimit,
   ipAllowList: z.array(z.string()),
   senderIds: z.array(z.string()),
+  optOutKeywords: z
+    .array(z.string())
+    .nullish()
+    .transform((values) => values ?? [])
+    .describe("The account's own stop words; absent (published before it existed) is none."),
   version: z.number(),
   updatedAt: z.string(),
 });

@@ -8,6 +8,7 @@ import {
   callbackRequestSchema,
 } from './callbacks.js';
 import { envelopeSchema } from './envelope.js';
+import { OPT_OUT_EVENT, optOutChangeSchema } from './opt-outs.js';
 import {
   SMS_INBOUND_EVENT,
   SMS_OUTBOUND_EVENT,
@@ -73,7 +74,7 @@ export const eventContracts = {
       summary: 'SMS received from the network.',
       key: 'destination number',
       producers: ['smsc-connector'],
-      consumers: ['the reply-path services'],
+      consumers: ['the reply-path services', 'sms (stop and start words, @msg/optout)'],
     },
     envelopeSchema([SMS_INBOUND_EVENT], smsInboundSchema),
   ),
@@ -104,6 +105,17 @@ export const eventContracts = {
       consumers: ['operators'],
     },
     envelopeSchema([CALLBACK_DEAD_LETTER_EVENT], callbackDeadLetterSchema),
+  ),
+  [Topics.optOuts]: topicContract(
+    {
+      summary:
+        "Whether a recipient opted out of an account's messages (compacted: the latest per key).",
+      key: '`<account id>:<msisdn>`',
+      producers: ['admin (operators)', 'sms and replypath (stop and start words in inbound SMS)'],
+      consumers: ['admin', "every sending service's opt-out replica (@msg/optout)"],
+      compacted: true,
+    },
+    envelopeSchema([OPT_OUT_EVENT], optOutChangeSchema),
   ),
 };
 

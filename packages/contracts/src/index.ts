@@ -46,6 +46,14 @@ export {
   readOpenApiDocument,
 } from './openapi.js';
 export {
+  OPT_OUT_EVENT,
+  OPT_OUT_SOURCES,
+  type OptOutChange,
+  type OptOutSource,
+  optOutChangeSchema,
+  optOutKey,
+} from './opt-outs.js';
+export {
   SMS_INBOUND_EVENT,
   SMS_OUTBOUND_EVENT,
   SMS_SOURCES,

@@ -13,6 +13,8 @@ export const Topics = {
   voiceEvents: 'voice.events.v1',
   callbacks: 'callbacks.v1',
   callbacksDlq: 'callbacks.dlq.v1',
+  /** Compacted: whether a recipient opted out of an account's messages, keyed `<account>:<msisdn>`. */
+  optOuts: 'optouts.v1',
   /** Poison messages that a consumer could not handle after its retries. */
   deadLetter: 'deadletter.v1',
 } as const;

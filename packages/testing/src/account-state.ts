@@ -29,6 +29,7 @@ export function accountState(overrides: Partial<AccountState> = {}): AccountStat
     numbersMonthlyQuota: null,
     ipAllowList: [],
     senderIds: [],
+    optOutKeywords: [],
     version: 1,
     updatedAt: new Date().toISOString(),
     ...overrides,

@@ -9,19 +9,25 @@ import {
 import type { Logger } from '@msg/logger';
 import type { Registry } from 'prom-client';
 import type { Accounts } from './accounts/accounts.js';
+import { addOptOut } from './operations/addOptOut.js';
 import { createAccount } from './operations/createAccount.js';
 import { createApiKey } from './operations/createApiKey.js';
 import { disableAccount } from './operations/disableAccount.js';
 import { enableAccount } from './operations/enableAccount.js';
 import { getAccount } from './operations/getAccount.js';
 import { listAccounts } from './operations/listAccounts.js';
+import { listOptOuts } from './operations/listOptOuts.js';
+import { removeOptOut } from './operations/removeOptOut.js';
 import { republishAccounts } from './operations/republishAccounts.js';
 import { revokeApiKey } from './operations/revokeApiKey.js';
 import { setPassword } from './operations/setPassword.js';
 import { updateAccount } from './operations/updateAccount.js';
+import type { OptOuts } from './opt-outs/opt-outs.js';
 
 export interface AdminAppDeps {
   accounts: Accounts;
+  /** The accounts' opt-out lists (optouts.v1). */
+  optOuts: OptOuts;
   adminToken: string;
   /**
    * Idempotency-Key records of republish, disable and enable. createAccount and createApiKey do
@@ -38,7 +44,7 @@ export interface AdminAppDeps {
 
 /** The admin service's HTTP app. Never listens: main.ts (or a test) does. */
 export function createApp(deps: AdminAppDeps) {
-  const { accounts } = deps;
+  const { accounts, optOuts } = deps;
   return createService({
     name: 'admin',
     logger: deps.logger,
@@ -69,6 +75,9 @@ export function createApp(deps: AdminAppDeps) {
       app.put(`${base}/:account/password`, setPassword(accounts));
       app.post(`${base}/:account/api-keys`, createApiKey(accounts));
       app.delete(`${base}/:account/api-keys/:keyId`, revokeApiKey(accounts));
+      app.get(`${base}/:account/opt-outs`, listOptOuts(optOuts));
+      app.put(`${base}/:account/opt-outs/:msisdn`, addOptOut(optOuts));
+      app.delete(`${base}/:account/opt-outs/:msisdn`, removeOptOut(optOuts));
     },
   });
 }

@@ -19,11 +19,16 @@ const USAGE = `pnpm admin <command> [arguments]
   add-api-key <account>                      the key is printed once
   revoke-api-key <account> <key-id>
   republish                                  publish every account's state again
+  opt-outs list <account> [--limit N] [--offset N]   recipients who opted out, newest first
+  opt-outs add <account> <msisdn>            put a recipient on the account's opt-out list
+  opt-outs remove <account> <msisdn>         take a recipient off it (as START would)
 
 settings: --permissions a,b  --scopes a,b  --reply-path-url URL  --reply-path-method GET|POST
           --delivery-report-url URL  --voice-report-url URL  --rate-per-second N  --rate-burst N
           --sms-throughput N  --ip-allow a,b  --sender-ids a,b
           --batch-max-recipients N|none  --numbers-monthly-quota N|none
+          --opt-out-keywords a,b   the account's own stop words (beside STOP, STOPP, AVSLUTA,
+                                   UNSUBSCRIBE); an empty value "" removes them all
 
 <account> is the account id or name. ADMIN_URL and ADMIN_TOKEN select the admin service.`;
 
@@ -44,6 +49,9 @@ const options = {
   'numbers-monthly-quota': { type: 'string' },
   'ip-allow': { type: 'string' },
   'sender-ids': { type: 'string' },
+  'opt-out-keywords': { type: 'string' },
+  limit: { type: 'string' },
+  offset: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -82,6 +90,7 @@ function settingsFrom(flags: Flags): Record<string, unknown> {
     numbersMonthlyQuota: limit(flags['numbers-monthly-quota']),
     ipAllowList: list(flags['ip-allow']),
     senderIds: list(flags['sender-ids']),
+    optOutKeywords: list(flags['opt-out-keywords']),
   };
   return Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined));
 }
@@ -102,6 +111,26 @@ async function main(argv: string[]): Promise<unknown> {
     if (!value) throw new Error(`${command} needs ${what}\n\n${USAGE}`);
     return value;
   };
+
+  /** `opt-outs list|add|remove <account> [<msisdn>]`. */
+  async function optOutCommand(sub: string | undefined, args: string[], given: Flags) {
+    const ref = need(args[0], '<account>');
+    switch (sub) {
+      case 'list': {
+        const page = Object.fromEntries(
+          Object.entries({ limit: given.limit, offset: given.offset }).filter(([, v]) => v),
+        );
+        return (await api.get(path(ref, 'opt-outs'), { searchParams: page })).body;
+      }
+      case 'add':
+        return (await api.put(path(ref, 'opt-outs', need(args[1], '<msisdn>')))).body;
+      case 'remove':
+        await api.delete(path(ref, 'opt-outs', need(args[1], '<msisdn>')));
+        return { ok: true };
+      default:
+        throw new Error(`opt-outs needs list, add or remove\n\n${USAGE}`);
+    }
+  }
 
   switch (command) {
     case 'list':
@@ -161,6 +190,8 @@ async function main(argv: string[]): Promise<unknown> {
       return { ok: true };
     case 'republish':
       return (await api.post('republish')).body;
+    case 'opt-outs':
+      return optOutCommand(account, rest, flags);
     default:
       throw new Error(`unknown command ${command}\n\n${USAGE}`);
   }

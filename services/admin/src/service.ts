@@ -3,32 +3,54 @@ import { OUTBOX_MIGRATIONS_DIR } from '@msg/bus';
 import { Topics } from '@msg/contracts';
 import { createPrismaClient } from '@msg/db';
 import { createPostgresIdempotencyStore, IDEMPOTENCY_MIGRATIONS_DIR } from '@msg/http';
+import { OPT_OUT_MIGRATIONS_DIR, startOptOutReplica } from '@msg/optout';
 import { defineService, type ServiceDependencies, startWithBackground } from '@msg/service-kit';
 import { ADMIN_SCHEMA, createAccounts } from './accounts/accounts.js';
 import { createApp } from './app.js';
 import { type AdminConfig, loadAdminConfig } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
+import { createOptOuts } from './opt-outs/opt-outs.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
 
 /**
- * The admin service: schema "admin" and its compacted topic before it serves; once it listens,
- * the outbox relay that publishes account states (accounts.v1).
+ * The admin service: schema "admin" and its compacted topics before it serves; once it listens,
+ * the outbox relay that publishes account states (accounts.v1) and operators' opt-out edits
+ * (optouts.v1). It follows optouts.v1 into admin.opt_out, so the operators' list also holds the
+ * stop words other services saw in inbound SMS.
  */
 export const adminService = defineService({
   name: 'admin',
   loadConfig: loadAdminConfig,
   database: {
     schema: ADMIN_SCHEMA,
-    migrations: [OUTBOX_MIGRATIONS_DIR, IDEMPOTENCY_MIGRATIONS_DIR, MIGRATIONS_DIR],
+    migrations: [
+      OUTBOX_MIGRATIONS_DIR,
+      IDEMPOTENCY_MIGRATIONS_DIR,
+      OPT_OUT_MIGRATIONS_DIR,
+      MIGRATIONS_DIR,
+    ],
   },
-  topics: [{ topic: Topics.accounts, compacted: true }],
+  topics: [
+    { topic: Topics.accounts, compacted: true },
+    { topic: Topics.optOuts, compacted: true },
+  ],
   async start(config: AdminConfig, kit) {
     const prisma = createPrismaClient(PrismaClient, kit.pool);
     kit.onStop('prisma', () => prisma.$disconnect());
     kit.outboxRelay();
+    kit.afterListen('opt-out-replica', async () => {
+      const replica = await startOptOutReplica({
+        bus: kit.bus,
+        sql: kit.pool,
+        schema: ADMIN_SCHEMA,
+        groupId: 'admin-optouts',
+      });
+      return () => replica.stop();
+    });
     const app = createApp({
       accounts: createAccounts({ prisma }),
+      optOuts: createOptOuts({ prisma }),
       adminToken: config.ADMIN_TOKEN,
       idempotencyStore: createPostgresIdempotencyStore({ pool: kit.pool, schema: ADMIN_SCHEMA }),
       logger: kit.logger,

@@ -1,6 +1,6 @@
 import { verifySecret } from '@msg/auth';
 import { createInProcessBus } from '@msg/bus';
-import { type AccountState, type EventEnvelope, Topics } from '@msg/contracts';
+import { type AccountState, type EventEnvelope, type OptOutChange, Topics } from '@msg/contracts';
 import { createPool, startEmbeddedPostgres } from '@msg/db';
 import { createLogger } from '@msg/logger';
 import { loadAdminConfig } from '../src/config.js';
@@ -23,12 +23,17 @@ export async function startTestAdmin() {
     logger,
   });
   const published: AccountState[] = [];
+  const optOuts: OptOutChange[] = [];
   const subscription = await bus.subscribe({
     groupId: 'admin-test-recorder',
-    topics: [Topics.accounts],
+    topics: [Topics.accounts, Topics.optOuts],
     fromBeginning: true,
     handler: async (message) => {
-      published.push((message.value as EventEnvelope<AccountState>).payload);
+      if (message.topic === Topics.optOuts) {
+        optOuts.push((message.value as EventEnvelope<OptOutChange>).payload);
+      } else {
+        published.push((message.value as EventEnvelope<AccountState>).payload);
+      }
     },
   });
 
@@ -45,7 +50,10 @@ export async function startTestAdmin() {
 
   return {
     app: admin.app,
+    bus,
     published,
+    /** Every optouts.v1 change seen, admin's own included. */
+    optOuts,
     publishedState,
     verifySecret,
     async stop() {

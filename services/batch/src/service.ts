@@ -13,23 +13,28 @@ import {
 import { OUTBOX_MIGRATIONS_DIR } from '@msg/bus';
 import { Topics } from '@msg/contracts';
 import { createPostgresIdempotencyStore, IDEMPOTENCY_MIGRATIONS_DIR } from '@msg/http';
+import { followOptOuts, OPT_OUT_MIGRATIONS_DIR } from '@msg/optout';
 import { defineService, type ServiceDependencies, startWithBackground } from '@msg/service-kit';
 import { createApp } from './app.js';
 import { BATCH_SCHEMA } from './batches/batch-row.js';
 import { type BatchConfig, loadBatchConfig } from './config.js';
 import { startBatchWorkers, startStatusConsumer } from './processing/index.js';
 
-/** The batch schema: the packages' tables (outbox, idempotency keys, rate buckets), then its own. */
+/**
+ * The batch schema: the packages' tables (outbox, idempotency keys, rate buckets, the opt-out
+ * replica), then its own.
+ */
 export const BATCH_MIGRATIONS = [
   OUTBOX_MIGRATIONS_DIR,
   IDEMPOTENCY_MIGRATIONS_DIR,
   RATE_LIMIT_MIGRATIONS_DIR,
+  OPT_OUT_MIGRATIONS_DIR,
   fileURLToPath(new URL('../prisma/migrations', import.meta.url)),
 ];
 
 /**
- * The batch service: schema "batch", its topics and the account directory before it serves
- * (readiness waits for the directory); once it listens, the outbox relay (sms.outbound.v1,
+ * The batch service: schema "batch", its topics, the account directory and the opt-out replica
+ * before it serves (readiness waits for both); once it listens, the outbox relay (sms.outbound.v1,
  * batch.events.v1), the status consumer (sms.status.v1) and the workers.
  */
 export const batchService = defineService({
@@ -41,10 +46,13 @@ export const batchService = defineService({
     { topic: Topics.smsOutbound },
     { topic: Topics.smsStatus },
     { topic: Topics.batchEvents },
+    { topic: Topics.optOuts, compacted: true },
   ],
   async start(config: BatchConfig, kit) {
     const { pool, bus, logger } = kit;
     const directory = await kit.accountDirectory();
+    // The opt-out lists, read by the workers per chunk (group batch-optouts; readiness waits).
+    await followOptOuts(kit, BATCH_SCHEMA);
     const jwt = createJwtService({
       issuer: config.JWT_ISSUER,
       audience: config.JWT_AUDIENCE,

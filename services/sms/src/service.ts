@@ -9,19 +9,23 @@ import { OUTBOX_MIGRATIONS_DIR } from '@msg/bus';
 import { Topics } from '@msg/contracts';
 import { createPrismaClient } from '@msg/db';
 import { createPostgresIdempotencyStore, IDEMPOTENCY_MIGRATIONS_DIR } from '@msg/http';
+import { followOptOuts, OPT_OUT_MIGRATIONS_DIR } from '@msg/optout';
 import { defineService, type ServiceDependencies, startWithBackground } from '@msg/service-kit';
 import { createApp } from './app.js';
 import { loadSmsConfig, type SmsConfig } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { SMS_SCHEMA } from './messages/message-store.js';
 import { createMessages } from './messages/messages.js';
+import { startInboundOptOuts } from './opt-outs/inbound-opt-outs.js';
 import { startStatusConsumer } from './status/status-consumer.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
 
 /**
- * The SMS service: schema "sms", its topics and the account directory before it serves; once it
- * listens, the outbox relay (sms.outbound.v1, callbacks.v1) and the status consumer (sms.status.v1).
+ * The SMS service: schema "sms", its topics, the account directory and the opt-out replica
+ * (optouts.v1) before it serves; once it listens, the outbox relay (sms.outbound.v1, callbacks.v1,
+ * optouts.v1), the status consumer (sms.status.v1) and the inbound consumer (stop and start words
+ * sent back to numeric senders, sms.inbound.v1).
  */
 export const smsService = defineService({
   name: 'sms',
@@ -32,19 +36,32 @@ export const smsService = defineService({
       OUTBOX_MIGRATIONS_DIR,
       IDEMPOTENCY_MIGRATIONS_DIR,
       RATE_LIMIT_MIGRATIONS_DIR,
+      OPT_OUT_MIGRATIONS_DIR,
       MIGRATIONS_DIR,
     ],
   },
   // Producers and consumers both create what they use: services start in any order.
-  topics: [{ topic: Topics.smsOutbound }, { topic: Topics.smsStatus }, { topic: Topics.callbacks }],
+  topics: [
+    { topic: Topics.smsOutbound },
+    { topic: Topics.smsStatus },
+    { topic: Topics.callbacks },
+    { topic: Topics.smsInbound },
+    { topic: Topics.optOuts, compacted: true },
+  ],
   async start(config: SmsConfig, kit) {
     const { pool, bus, logger } = kit;
     const directory = await kit.accountDirectory();
     const prisma = createPrismaClient(PrismaClient, pool);
     kit.onStop('prisma', () => prisma.$disconnect());
+    // The opt-out lists, read by the intake (group sms-optouts; readiness waits for them).
+    await followOptOuts(kit, SMS_SCHEMA);
     kit.outboxRelay();
+    const accountById = (id: string) => directory.byId(id);
     kit.afterListen('status-consumer', () =>
-      startStatusConsumer({ bus, logger, pool, accountById: (id) => directory.byId(id) }),
+      startStatusConsumer({ bus, logger, pool, accountById }),
+    );
+    kit.afterListen('inbound-opt-outs', () =>
+      startInboundOptOuts({ bus, logger, pool, accountById }),
     );
     const app = createApp({
       messages: createMessages({ prisma, pool }),

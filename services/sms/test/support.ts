@@ -3,6 +3,7 @@ import {
   type AccountState,
   type EventEnvelope,
   makeEvent,
+  SMS_INBOUND_EVENT,
   SMS_STATUS_EVENT,
   type SmsStatus,
   Topics,
@@ -44,10 +45,14 @@ export async function startTestSms({ postgres = false }: { postgres?: boolean } 
     runtime,
   );
   const passwordHash = await hashSecret(PASSWORD);
-  const seen: Record<string, Seen[]> = { [Topics.smsOutbound]: [], [Topics.callbacks]: [] };
+  const seen: Record<string, Seen[]> = {
+    [Topics.smsOutbound]: [],
+    [Topics.callbacks]: [],
+    [Topics.optOuts]: [],
+  };
   const recorder = await bus.subscribe({
     groupId: 'sms-test-recorder',
-    topics: [Topics.smsOutbound, Topics.callbacks],
+    topics: [Topics.smsOutbound, Topics.callbacks, Topics.optOuts],
     fromBeginning: true,
     handler: async ({ topic, key, value }) => {
       seen[topic]?.push({ key, value });
@@ -91,6 +96,16 @@ export async function startTestSms({ postgres = false }: { postgres?: boolean } 
         ? { ...envelope, payload }
         : makeEvent(SMS_STATUS_EVENT, payload, { accountId: status.accountId });
       await bus.publish(Topics.smsStatus, [{ key: status.messageId, value }]);
+      return value;
+    },
+
+    /** An SMS from `from` to the platform number `to`, as the smsc-connector publishes it. */
+    async publishInbound(inbound: { from: string; to: string; text: string }) {
+      const value = makeEvent(SMS_INBOUND_EVENT, {
+        ...inbound,
+        receivedAt: new Date().toISOString(),
+      });
+      await bus.publish(Topics.smsInbound, [{ key: inbound.to, value }]);
       return value;
     },
 

@@ -25,6 +25,7 @@ export interface AccountRecord {
   numbersMonthlyQuota: number | null;
   ipAllowList: string[];
   senderIds: string[];
+  optOutKeywords: string[];
   version: number;
   createdAt: Date;
   updatedAt: Date;
@@ -47,6 +48,7 @@ export interface AccountView {
   numbersMonthlyQuota: number | null;
   ipAllowList: string[];
   senderIds: string[];
+  optOutKeywords: string[];
   version: number;
   createdAt: string;
   updatedAt: string;
@@ -79,6 +81,7 @@ function common(record: AccountRecord) {
     numbersMonthlyQuota: record.numbersMonthlyQuota,
     ipAllowList: record.ipAllowList,
     senderIds: record.senderIds,
+    optOutKeywords: record.optOutKeywords,
     version: record.version,
     updatedAt: record.updatedAt.toISOString(),
   };

@@ -19,6 +19,14 @@ export const ADMIN_SCHEMA = 'admin';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const withKeys = { apiKeys: { orderBy: { createdAt: 'asc' } } } as const;
 
+/** The id of the account `ref` names (its id, or its name in any case); 404 when there is none. */
+export async function findAccountId(tx: Prisma.TransactionClient, ref: string): Promise<string> {
+  const where = UUID.test(ref) ? { id: ref } : { nameKey: ref.toLowerCase() };
+  const found = await tx.account.findUnique({ where, select: { id: true } });
+  if (!found) throw new NotFoundError(`account ${ref} not found`);
+  return found.id;
+}
+
 /** The createAccount body (the OpenAPI `AccountCreate` schema). */
 export type NewAccount = components['schemas']['AccountCreate'];
 
@@ -44,13 +52,6 @@ export function createAccounts({ prisma }: AccountsOptions) {
     ]);
   }
 
-  async function findId(tx: Prisma.TransactionClient, ref: string): Promise<string> {
-    const where = UUID.test(ref) ? { id: ref } : { nameKey: ref.toLowerCase() };
-    const found = await tx.account.findUnique({ where, select: { id: true } });
-    if (!found) throw new NotFoundError(`account ${ref} not found`);
-    return found.id;
-  }
-
   /** Applies `change` to one account, bumps its version and publishes the new state. */
   async function mutate(
     ref: string,
@@ -58,7 +59,7 @@ export function createAccounts({ prisma }: AccountsOptions) {
     traceId?: string,
   ): Promise<AccountRecord> {
     return prisma.$transaction(async (tx) => {
-      const id = await findId(tx, ref);
+      const id = await findAccountId(tx, ref);
       const data = await change(tx, id);
       const record = await tx.account.update({
         where: { id },

@@ -1,6 +1,7 @@
 import { isIpRule } from '@msg/auth';
 import type { components } from '@msg/contracts/admin';
 import { type ErrorDetail, ValidationError } from '@msg/http';
+import { accountKeywordProblem } from '@msg/optout';
 import { validateSenderId } from '@msg/sms-text';
 
 /** The operator-settable members of an account (the OpenAPI `Settings` schema). */
@@ -30,6 +31,10 @@ export function checkSettings(settings: AccountSettings): void {
         type: result.reason,
       });
     }
+  });
+  settings.optOutKeywords?.forEach((word, i) => {
+    const problem = accountKeywordProblem(word);
+    if (problem) details.push({ loc: ['body', 'optOutKeywords', String(i)], ...problem });
   });
   for (const key of ['replyPathUrl', 'deliveryReportUrl', 'voiceReportUrl'] as const) {
     const url = settings.callbacks?.[key];
@@ -80,5 +85,6 @@ export function settingsColumns(settings: AccountSettings) {
     }),
     ...(settings.ipAllowList && { ipAllowList: settings.ipAllowList }),
     ...(settings.senderIds && { senderIds: settings.senderIds }),
+    ...(settings.optOutKeywords && { optOutKeywords: settings.optOutKeywords }),
   };
 }

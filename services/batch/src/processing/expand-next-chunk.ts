@@ -1,6 +1,7 @@
 import { enqueueOutbox } from '@msg/bus';
 import { makeEvent, SMS_OUTBOUND_EVENT, Topics } from '@msg/contracts';
 import { type Sql, withTransaction } from '@msg/db';
+import { optedOutAmong } from '@msg/optout';
 import {
   BATCH_COLUMNS,
   BATCH_SCHEMA,
@@ -9,7 +10,13 @@ import {
   MESSAGE_TABLE,
 } from '../batches/batch-row.js';
 import { completeIfDecided } from './complete-batch.js';
-import { type ChunkPlan, type PendingMessage, planChunk } from './plan-chunk.js';
+import {
+  type ChunkPlan,
+  type PendingMessage,
+  planChunk,
+  prepareChunk,
+  sendableNumbers,
+} from './plan-chunk.js';
 import { mayRunBatches, type WorkerContext } from './worker-context.js';
 
 /** Most chunks one tick expands (dry runs are not paced); the rest wait for the next tick. */
@@ -20,7 +27,7 @@ const RETRY_DELAY_MS = 30_000;
 
 /**
  * Expands the next chunk of one processing batch whose pacing allows it: every message of the
- * chunk is rendered and checked, the good ones are queued on sms.outbound.v1 (through the outbox)
+ * chunk is rendered and checked (recipients who opted out fail as `opted_out`), the good ones are queued on sms.outbound.v1 (through the outbox)
  * and the rest decided as failed — all in one transaction with the batch row locked (SKIP
  * LOCKED), so two replicas never take the same chunk and a crash leaves no half chunk.
  *
@@ -89,7 +96,19 @@ async function expandChunk(ctx: WorkerContext, sql: Sql, batch: BatchRow): Promi
       found: pending.rows.length,
     });
   }
-  const plan = planChunk(batch, pending.rows, { throughputPerSecond: throughput });
+  const prepared = prepareChunk(batch, pending.rows, { throughputPerSecond: throughput });
+  // Recipients who opted out of the account fail as `opted_out`: one lookup for the whole chunk
+  // in the service's replica of optouts.v1.
+  const optedOut = await optedOutAmong(
+    sql,
+    BATCH_SCHEMA,
+    batch.account_id,
+    sendableNumbers(prepared),
+  );
+  const plan = planChunk(batch, pending.rows, prepared, {
+    throughputPerSecond: throughput,
+    optedOut,
+  });
   await updateMessages(sql, batch.id, plan);
   if (plan.outbound.length > 0) {
     await enqueueOutbox(

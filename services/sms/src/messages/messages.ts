@@ -1,10 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { type AccountState, makeEvent, SMS_OUTBOUND_EVENT, type SmsOutbound } from '@msg/contracts';
+import {
+  type AccountState,
+  makeEvent,
+  optOutKey,
+  SMS_OUTBOUND_EVENT,
+  type SmsOutbound,
+} from '@msg/contracts';
 import { createBatcher } from '@msg/db';
 import { NotFoundError } from '@msg/http';
+import { OptedOutError, optedOutPairs } from '@msg/optout';
 import type pg from 'pg';
 import type { PrismaClient } from '../generated/prisma/client.js';
-import { type AcceptedMessage, insertAcceptedMessages } from './message-store.js';
+import { type AcceptedMessage, insertAcceptedMessages, SMS_SCHEMA } from './message-store.js';
 import { type MessageView, toMessageView } from './message-view.js';
 import type { AcceptedSms } from './send-request.js';
 
@@ -15,16 +22,30 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * one transaction (outbox): an answered messageId is always sent, and nothing is sent that was
  * not stored. The intake is a hot path: sends that arrive together are written by one SQL
  * statement through pg (message-store.ts, `createBatcher` of `@msg/db`); reads go through Prisma.
+ *
+ * Recipients who opted out of the account (the replica of optouts.v1, @msg/optout) are refused
+ * before anything is written: one primary-key lookup per group of sends written together.
  */
 export function createMessages({ prisma, pool }: { prisma: PrismaClient; pool: pg.Pool }) {
-  const intake = createBatcher<AcceptedMessage, void>({
+  const intake = createBatcher<AcceptedMessage, 'accepted' | 'opted_out'>({
     run: async (messages) => {
-      await insertAcceptedMessages(pool, messages);
-      return messages.map(() => undefined);
+      const optedOut = await optedOutPairs(
+        pool,
+        SMS_SCHEMA,
+        messages.map(({ row }) => ({ accountId: row.accountId, msisdn: row.recipient })),
+      );
+      const refused = ({ row }: AcceptedMessage) =>
+        optedOut.has(optOutKey(row.accountId, row.recipient));
+      const accepted = messages.filter((message) => !refused(message));
+      if (accepted.length > 0) await insertAcceptedMessages(pool, accepted);
+      return messages.map((message) => (refused(message) ? 'opted_out' : 'accepted'));
     },
   });
   return {
-    /** Stores an accepted message and queues it for the smsc-connector; answers its id. */
+    /**
+     * Stores an accepted message and queues it for the smsc-connector; answers its id. A recipient
+     * who opted out of the account is refused (OptedOutError, 400 naming `to`).
+     */
     async accept(account: AccountState, sms: AcceptedSms, traceId?: string): Promise<string> {
       const messageId = randomUUID();
       const outbound: SmsOutbound = {
@@ -44,7 +65,7 @@ export function createMessages({ prisma, pool }: { prisma: PrismaClient; pool: p
         accountId: account.id,
         ...(traceId && { traceId }),
       });
-      await intake.add({
+      const outcome = await intake.add({
         row: {
           id: messageId,
           accountId: account.id,
@@ -58,6 +79,7 @@ export function createMessages({ prisma, pool }: { prisma: PrismaClient; pool: p
         // Keyed by account: per-account order and throughput at the connector.
         outbound: { key: account.id, value: event },
       });
+      if (outcome === 'opted_out') throw new OptedOutError(['body', 'to']);
       return messageId;
     },
 

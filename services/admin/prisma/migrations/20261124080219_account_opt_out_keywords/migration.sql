@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "admin"."account" ADD COLUMN     "opt_out_keywords" TEXT[] DEFAULT ARRAY[]::TEXT[];
