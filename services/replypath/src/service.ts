@@ -8,6 +8,7 @@ import {
 } from '@msg/auth';
 import { OUTBOX_MIGRATIONS_DIR } from '@msg/bus';
 import { Topics } from '@msg/contracts';
+import { OPT_OUT_MIGRATIONS_DIR } from '@msg/optout';
 import { defineService, type ServiceDependencies, startWithBackground } from '@msg/service-kit';
 import { createApp } from './app.js';
 import { loadReplypathConfig, type ReplypathConfig } from './config.js';
@@ -22,6 +23,8 @@ import { REPLYPATH_SCHEMA } from './schema.js';
 export const REPLYPATH_MIGRATIONS = [
   OUTBOX_MIGRATIONS_DIR,
   RATE_LIMIT_MIGRATIONS_DIR,
+  // The opt-out replica: stop words in replies are applied to it (src/replies/opt-out-hook.ts).
+  OPT_OUT_MIGRATIONS_DIR,
   fileURLToPath(new URL('../prisma/migrations', import.meta.url)),
 ];
 
@@ -45,6 +48,7 @@ export function replypathService(options: ReplypathServiceOptions = {}) {
       { topic: Topics.smsInbound },
       { topic: Topics.smsStatus },
       { topic: Topics.callbacks },
+      { topic: Topics.optOuts, compacted: true },
     ],
     async start(config: ReplypathConfig, kit) {
       const directory = await kit.accountDirectory();
@@ -57,7 +61,7 @@ export function replypathService(options: ReplypathServiceOptions = {}) {
           accountById: (id) => directory.byId(id),
           quarantineMs: config.REPLYPATH_QUARANTINE,
           sweepIntervalMs: config.REPLYPATH_SWEEP_INTERVAL,
-          onStopWord: honourStopWordsInReplies,
+          onStopWord: honourStopWordsInReplies((id) => directory.byId(id)),
           now,
         }),
       );

@@ -6,6 +6,7 @@ import {
   type CallbackRequest,
   type EventEnvelope,
   makeEvent,
+  type OptOutChange,
   SMS_INBOUND_EVENT,
   SMS_STATUS_EVENT,
   type SmsInbound,
@@ -22,7 +23,11 @@ import {
 } from '@msg/testing';
 import { Registry } from 'prom-client';
 import { vi } from 'vitest';
-import type { ReplyToAccount, StopWordHook } from '../src/replies/opt-out-hook.js';
+import {
+  honourStopWordsInReplies,
+  type ReplyToAccount,
+  type StopWordHook,
+} from '../src/replies/opt-out-hook.js';
 import { startInboundSide } from '../src/replies/start-inbound.js';
 import { REPLYPATH_SCHEMA } from '../src/schema.js';
 import { REPLYPATH_MIGRATIONS } from '../src/service.js';
@@ -46,6 +51,7 @@ export async function startInboundHarness() {
     { topic: Topics.smsStatus },
     { topic: Topics.callbacks },
     { topic: Topics.callbacksDlq },
+    { topic: Topics.optOuts, compacted: true },
   ]);
   let offsetMs = 0;
   const now = () => new Date(Date.now() + offsetMs);
@@ -53,14 +59,25 @@ export async function startInboundHarness() {
   const metrics = new Registry();
   const requests: CallbackRequest[] = [];
   const deadLetters: CallbackDeadLetter[] = [];
+  const optOuts: OptOutChange[] = [];
   const stopWordChecks: ReplyToAccount[] = [];
-  const onStopWord: StopWordHook = async (_sql, reply) => void stopWordChecks.push(reply);
+  const honour = honourStopWordsInReplies((id) => accounts.get(id));
+  const onStopWord: StopWordHook = async (sql, reply) => {
+    stopWordChecks.push(reply);
+    await honour(sql, reply);
+  };
   const recorders = await Promise.all([
     bus.subscribe({
       groupId: 'test-callbacks',
       topics: [Topics.callbacks],
       fromBeginning: true,
       handler: async (msg) => void requests.push(msg.value.payload as CallbackRequest),
+    }),
+    bus.subscribe({
+      groupId: 'test-opt-outs',
+      topics: [Topics.optOuts],
+      fromBeginning: true,
+      handler: async (msg) => void optOuts.push(msg.value.payload as OptOutChange),
     }),
     bus.subscribe({
       groupId: 'test-dead-letters',
@@ -110,6 +127,8 @@ export async function startInboundHarness() {
     deadLetters,
     /** What the opt-out hook was called with. */
     stopWordChecks,
+    /** The optouts.v1 changes published. */
+    optOuts,
     now,
     sweep: side.sweep,
     /** Moves the service's clock (matching and expiry) forward. */

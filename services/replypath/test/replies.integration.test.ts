@@ -287,20 +287,44 @@ describe('inbound SMS that match nothing', () => {
   });
 });
 
-describe('opt-out hook', () => {
-  it("when a reply is matched, then the hook gets the reservation's account, the recipient and the text; an unmatched SMS never reaches it", async () => {
+describe('stop words in replies', () => {
+  it('when the recipient replies STOP, then (account of the reservation, recipient) is opted out, and the reply is still forwarded', async () => {
     const account = h.account({ replyPathUrl: `${h.receiver.url}/stop` });
     const sent = await h.reserve({ account });
 
-    await h.inbound({ from: sent.recipient, to: sent.number, text: 'STOP' });
-    const stranger = uniqueNumber();
-    const unmatched = await h.inbound({ from: stranger, to: sent.number, text: 'STOP' });
-    await until(async () => expect(await h.handled(unmatched.id)).toBe(true));
+    await h.inbound({ from: sent.recipient, to: sent.number, text: ' Stopp! ' });
 
     await until(() => expect(delivered(sent.transactionId)).toHaveLength(1));
-    expect(h.stopWordChecks.filter((c) => c.recipient === sent.recipient)).toEqual([
-      { accountId: account.id, recipient: sent.recipient, text: 'STOP' },
+    expect(h.stopWordChecks.filter((c) => c.inbound.from === sent.recipient)).toEqual([
+      expect.objectContaining({ accountId: account.id }),
     ]);
-    expect(h.stopWordChecks.filter((c) => c.recipient === stranger)).toEqual([]);
+    const { rows } = await h.pool.query(
+      `SELECT "opted_out" FROM "replypath"."opt_out" WHERE "account_id" = $1 AND "msisdn" = $2`,
+      [account.id, sent.recipient],
+    );
+    expect(rows).toEqual([{ opted_out: true }]);
+    await until(() =>
+      expect(h.optOuts.filter((o) => o.msisdn === sent.recipient)).toEqual([
+        expect.objectContaining({ accountId: account.id, optedOut: true, source: 'inbound' }),
+      ]),
+    );
+  });
+
+  it('when the reply is conversation or matches nothing, then nobody is opted out', async () => {
+    const account = h.account({ replyPathUrl: `${h.receiver.url}/talk` });
+    const sent = await h.reserve({ account });
+    const stranger = uniqueNumber();
+
+    await h.inbound({ from: sent.recipient, to: sent.number, text: 'stop sending me this please' });
+    const unmatched = await h.inbound({ from: stranger, to: sent.number, text: 'STOP' });
+
+    await until(async () => expect(await h.handled(unmatched.id)).toBe(true));
+    await until(() => expect(delivered(sent.transactionId)).toHaveLength(1));
+    const { rows } = await h.pool.query(
+      `SELECT 1 FROM "replypath"."opt_out" WHERE "msisdn" = ANY($1::text[])`,
+      [[sent.recipient, stranger]],
+    );
+    expect(rows).toEqual([]);
+    expect(h.stopWordChecks.filter((c) => c.inbound.from === stranger)).toEqual([]);
   });
 });

@@ -1,24 +1,40 @@
+import type { AccountState, SmsInbound } from '@msg/contracts';
 import type { Sql } from '@msg/db';
+import { mayBeKeyword, optOutEventFor, recordOptOut } from '@msg/optout';
+import { REPLYPATH_SCHEMA } from '../schema.js';
 
 /** A reply from a recipient to a number reserved for one of an account's messages. */
 export interface ReplyToAccount {
+  /** The account of the reservation the reply matched. */
   accountId: string;
-  /** The recipient who answered, E.164. */
-  recipient: string;
-  text: string;
+  /** The SMS (its `from` is the recipient). */
+  inbound: SmsInbound;
+  /** The sms.inbound.v1 event's id. */
+  eventId: string;
 }
 
 /**
  * Called for every reply matched to a reservation, in the transaction that stores it: the place
- * where a stop word (STOP, STOPP, AVSLUTA, ...) puts (account of the reservation, recipient) on
- * the account's opt-out list. Writing in the same transaction (e.g. an opt-out event through the
- * service's outbox) keeps the opt-out exactly as durable as the reply.
+ * where stop and start words change the account's opt-out list.
  */
 export type StopWordHook = (sql: Sql, reply: ReplyToAccount) => Promise<void>;
 
 /**
- * The hook the service runs with until the opt-out package is wired in: it does nothing. The
- * opt-out work (branch optout) provides stop-word detection and the opt-out publisher; the lead
- * wires them here when merging it, replacing this function in service.ts by one that calls them.
+ * Stop and start words in replies to reply-path numbers (`@msg/optout`: STOP, STOPP, AVSLUTA,
+ * UNSUBSCRIBE and the account's own `optOutKeywords`; START, UNSTOP, STARTA): a stop word adds
+ * (account of the reservation, recipient) to the account's opt-out list, a start word removes
+ * it. The change is applied to this service's replica and queued on optouts.v1 through its outbox
+ * in the reply's transaction, so it is exactly as durable as the reply; its event id derives from
+ * the inbound event's, so a redelivery publishes nothing new. The reply itself is still stored
+ * and forwarded: the customer learns that the recipient said STOP.
  */
-export const honourStopWordsInReplies: StopWordHook = async () => {};
+export function honourStopWordsInReplies(
+  accountById: (id: string) => AccountState | undefined,
+): StopWordHook {
+  return async (sql, { accountId, inbound, eventId }) => {
+    if (!mayBeKeyword(inbound.text)) return;
+    const words = accountById(accountId)?.optOutKeywords ?? [];
+    const message = optOutEventFor(inbound, accountId, words, { sourceEventId: eventId });
+    if (message) await recordOptOut(sql, REPLYPATH_SCHEMA, message);
+  };
+}

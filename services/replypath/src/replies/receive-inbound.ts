@@ -91,11 +91,7 @@ async function receiveIn(
   ) {
     return 'unmatched';
   }
-  await onStopWord(sql, {
-    accountId: reservation.accountId,
-    recipient: inbound.from,
-    text: inbound.text,
-  });
+  await onStopWord(sql, { accountId: reservation.accountId, inbound, eventId: event.id });
 
   const replyId = randomUUID();
   const request = replyCallbackRequest(
