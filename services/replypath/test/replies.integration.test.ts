@@ -310,6 +310,23 @@ describe('stop words in replies', () => {
     );
   });
 
+  it('when STOP arrives after VP, while the pair is quarantined, then the recipient is opted out of that account and nothing is forwarded', async () => {
+    const account = h.account({ replyPathUrl: `${h.receiver.url}/late-stop` });
+    const sent = await h.reserve({ account, vpMs: MINUTE });
+    h.advance(MINUTE);
+    await h.sweep();
+
+    const stop = await h.inbound({ from: sent.recipient, to: sent.number, text: 'AVSLUTA' });
+
+    await until(async () => expect(await h.handled(stop.id)).toBe(true));
+    const { rows } = await h.pool.query(
+      `SELECT "opted_out" FROM "replypath"."opt_out" WHERE "account_id" = $1 AND "msisdn" = $2`,
+      [account.id, sent.recipient],
+    );
+    expect(rows).toEqual([{ opted_out: true }]);
+    expect(replyRequests(sent.transactionId)).toEqual([]);
+  });
+
   it('when the reply is conversation or matches nothing, then nobody is opted out', async () => {
     const account = h.account({ replyPathUrl: `${h.receiver.url}/talk` });
     const sent = await h.reserve({ account });

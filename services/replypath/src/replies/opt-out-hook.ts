@@ -3,9 +3,9 @@ import type { Sql } from '@msg/db';
 import { mayBeKeyword, optOutEventFor, recordOptOut } from '@msg/optout';
 import { REPLYPATH_SCHEMA } from '../schema.js';
 
-/** A reply from a recipient to a number reserved for one of an account's messages. */
+/** An SMS from a recipient to a number reserved (now or until lately) for an account's message. */
 export interface ReplyToAccount {
-  /** The account of the reservation the reply matched. */
+  /** The account of the reservation the SMS matched (or, after the window, last matched). */
   accountId: string;
   /** The SMS (its `from` is the recipient). */
   inbound: SmsInbound;
@@ -14,8 +14,10 @@ export interface ReplyToAccount {
 }
 
 /**
- * Called for every reply matched to a reservation, in the transaction that stores it: the place
- * where stop and start words change the account's opt-out list.
+ * Called for every reply matched to a reservation, in the transaction that stores it, and for an
+ * SMS to the pair after its reply window while the pair's reservation row is kept (quarantine),
+ * with that reservation's account: the place where stop and start words change the account's
+ * opt-out list.
  */
 export type StopWordHook = (sql: Sql, reply: ReplyToAccount) => Promise<void>;
 

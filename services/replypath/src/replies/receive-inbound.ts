@@ -15,7 +15,7 @@ import { REPLYPATH_SCHEMA } from '../schema.js';
 import type { InboundMetrics, InboundOutcome } from './inbound-metrics.js';
 import type { StopWordHook } from './opt-out-hook.js';
 import { replyCallbackRequest } from './reply-callback.js';
-import { insertReply } from './reply-store.js';
+import { insertReply, lastAccountOfPair } from './reply-store.js';
 import { deleteSentMessage } from './reservation-end.js';
 
 /** Consumer name of the inbound consumer in processed_event (and its consumer group). */
@@ -82,7 +82,17 @@ async function receiveIn(
     number: inbound.to,
     at,
   });
-  if (!reservation) return 'unmatched';
+  if (!reservation) {
+    // Not a reply any more (nothing stored or forwarded), but a stop word still reaches the
+    // account that last wrote from this number to this recipient, while the pair is quarantined.
+    const accountId = await lastAccountOfPair(sql, {
+      recipient: inbound.from,
+      number: inbound.to,
+      at,
+    });
+    if (accountId) await onStopWord(sql, { accountId, inbound, eventId: event.id });
+    return 'unmatched';
+  }
   // OneShot: this reply takes the reservation (the update locks it and re-checks it is not
   // released), so no second reply can be processed for it; the pair stays quarantined.
   if (

@@ -50,3 +50,21 @@ export async function isPoolNumber(sql: Sql, to: string): Promise<boolean> {
   );
   return rows.length > 0;
 }
+
+/**
+ * The account whose reservation of (recipient, number) started last before `at`, while its row
+ * is kept (active, expired or released, until its quarantine is over): whom a stop word sent to
+ * the number after the reply window still concerns. Never used to forward or store anything.
+ */
+export async function lastAccountOfPair(
+  sql: Sql,
+  { recipient, number, at }: { recipient: string; number: string; at: Date },
+): Promise<string | undefined> {
+  const { rows } = await sql.query<{ account_id: string }>(
+    `SELECT "account_id" FROM "${REPLYPATH_SCHEMA}"."reservations"
+      WHERE "recipient" = $1 AND "number" = $2 AND "starts_at" <= $3
+      ORDER BY "starts_at" DESC LIMIT 1`,
+    [recipient, number, at],
+  );
+  return rows[0]?.account_id;
+}
