@@ -68,6 +68,24 @@ describe('delivery reports (sms.status.v1 of replypath messages)', () => {
     });
   });
 
+  it('when the report of a DLR=1 message arrives after its record was removed (VP 0), then it is still forwarded', async () => {
+    const account = h.account({ deliveryReportUrl: `${h.receiver.url}/dlr` });
+    const sent = await h.reserve({ account, dlr: true, vpMs: 0 });
+    await h.sweep();
+    expect(await stateOf(sent.transactionId)).toBeUndefined();
+
+    await h.status({ messageId: sent.transactionId, accountId: account.id, state: 'submitted' });
+    await h.status({ messageId: sent.transactionId, accountId: account.id, state: 'delivered' });
+
+    await until(() => expect(reports(sent.transactionId)).toHaveLength(1));
+    expect(reports(sent.transactionId)[0]).toMatchObject({
+      TransactionId: sent.transactionId,
+      DestinationAddress: sent.recipient,
+      OriginatorAddress: sent.number,
+      Status: 'DELIVERED',
+    });
+  });
+
   it('when a DLR=0 message is delivered, then its state changes and no report is sent', async () => {
     const account = h.account({ deliveryReportUrl: `${h.receiver.url}/dlr` });
     const sent = await h.reserve({ account, dlr: false });

@@ -16,8 +16,8 @@ import { withTransaction } from '@msg/db';
 import type { Logger } from '@msg/logger';
 import type pg from 'pg';
 import { REPLYPATH_SCHEMA } from '../schema.js';
-import { deliveryReportRequest } from './delivery-report.js';
-import { advanceMessageState } from './report-store.js';
+import { deliveryReportRequest, reportStatus } from './delivery-report.js';
+import { advanceMessageState, isTransactionId, removedMessageTarget } from './report-store.js';
 
 /** Consumer name of the status consumer in processed_event (and its consumer group). */
 export const STATUS_CONSUMER = 'replypath-status';
@@ -39,11 +39,15 @@ export function createStatusApplier({ pool, accountById }: Omit<StatusConsumerDe
   return (status: SmsStatus, event: EventEnvelope<SmsStatus>): Promise<StatusOutcome> =>
     withTransaction(pool, async (sql) => {
       if (!(await claimEvent(sql, REPLYPATH_SCHEMA, STATUS_CONSUMER, event.id))) return 'duplicate';
-      const message = await advanceMessageState(sql, {
-        transactionId: status.messageId,
-        accountId: status.accountId,
-        state: status.state,
-      });
+      // No reply-path message has an id that is no uuid (another service's, misrouted).
+      if (!isTransactionId(status.messageId)) return 'unchanged';
+      const about = { transactionId: status.messageId, accountId: status.accountId };
+      const changed = await advanceMessageState(sql, { ...about, state: status.state });
+      // A record already removed by its end (VP 0: at once) still gets its final report while
+      // the reservation row is kept; its state has nowhere to go.
+      const message =
+        changed ??
+        (reportStatus(status.state) ? await removedMessageTarget(sql, about) : undefined);
       if (!message) return 'unchanged';
       if (!message.deliveryReport) return 'applied';
       const url = accountById(message.accountId)?.callbacks.deliveryReportUrl;
