@@ -8,6 +8,15 @@ export interface StatusTarget extends ReportedMessage {
   deliveryReport: boolean;
 }
 
+/** The columns a report target is read from (messages and reservations both have them). */
+type TargetRow = {
+  transaction_id: string;
+  account_id: string;
+  recipient: string;
+  number: string;
+  dlr: boolean;
+};
+
 /** Whether the id can be a reply-path message's (a uuid); queries are not tried with others. */
 export const isTransactionId = (id: string) => UUID.test(id);
 
@@ -20,13 +29,7 @@ export async function advanceMessageState(
   sql: Sql,
   { transactionId, accountId, state }: { transactionId: string; accountId: string; state: string },
 ): Promise<StatusTarget | undefined> {
-  const { rows } = await sql.query<{
-    transaction_id: string;
-    account_id: string;
-    recipient: string;
-    number: string;
-    dlr: boolean;
-  }>(
+  const { rows } = await sql.query<TargetRow>(
     `UPDATE "${REPLYPATH_SCHEMA}"."messages" SET "state" = $3
       WHERE "transaction_id" = $1::uuid AND "account_id"::text = $2
         AND ("state" = 'accepted' OR ("state" = 'submitted' AND $3 <> 'submitted'))
@@ -36,13 +39,7 @@ export async function advanceMessageState(
   return rows[0] && targetOf(rows[0]);
 }
 
-function targetOf(row: {
-  transaction_id: string;
-  account_id: string;
-  recipient: string;
-  number: string;
-  dlr: boolean;
-}): StatusTarget {
+function targetOf(row: TargetRow): StatusTarget {
   return {
     transactionId: row.transaction_id,
     accountId: row.account_id,
@@ -62,13 +59,7 @@ export async function removedMessageTarget(
   sql: Sql,
   { transactionId, accountId }: { transactionId: string; accountId: string },
 ): Promise<StatusTarget | undefined> {
-  const { rows } = await sql.query<{
-    transaction_id: string;
-    account_id: string;
-    recipient: string;
-    number: string;
-    dlr: boolean;
-  }>(
+  const { rows } = await sql.query<TargetRow>(
     `SELECT r."transaction_id", r."account_id", r."recipient", r."number", r."dlr"
        FROM "${REPLYPATH_SCHEMA}"."reservations" r
       WHERE r."transaction_id" = $1::uuid AND r."account_id"::text = $2
