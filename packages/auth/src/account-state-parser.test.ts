@@ -33,6 +33,14 @@ describe('parseAccountState', () => {
     ).toMatchObject({ batchMaxRecipients: 5000, numbersMonthlyQuota: 0 });
   });
 
+  it('when the stop words are missing (published before they existed), then they read as none', () => {
+    const { optOutKeywords: _w, ...older } = makeAccount();
+    expect(parseAccountState(older)?.optOutKeywords).toEqual([]);
+    expect(parseAccountState({ ...older, optOutKeywords: ['SLUTA'] })?.optOutKeywords).toEqual([
+      'SLUTA',
+    ]);
+  });
+
   it.each([
     ['not an object', 'account'],
     ['no id', { ...makeAccount(), id: '' }],

@@ -101,6 +101,29 @@ describe('addOptOut, listOptOuts, removeOptOut', () => {
     );
   });
 
+  it('when an inbound STOP carries a time ahead of the clock, then the operator removal still wins', async () => {
+    const account = await create();
+    const ahead = new Date(Date.now() + 60_000).toISOString();
+    const stop = optOutEventFor(
+      { from: '+46701230001', to: '+46765550100', text: 'STOP', receivedAt: ahead },
+      account.id,
+    );
+    if (!stop) throw new Error('STOP is a stop word');
+    await admin.bus.publish(Topics.optOuts, [stop]);
+    await vi.waitFor(async () => expect((await list(account.id)).total).toBe(1));
+    expect(
+      (await api().delete(`${base}/${account.id}/opt-outs/+46701230001`).set(auth)).status,
+    ).toBe(204);
+    expect(await list(account.id)).toEqual({ optOuts: [], total: 0 });
+    await vi.waitFor(() =>
+      expect(admin.optOuts).toContainEqual(
+        expect.objectContaining({ accountId: account.id, optedOut: false }),
+      ),
+    );
+    const removal = admin.optOuts.find((c) => c.accountId === account.id && !c.optedOut);
+    expect(Date.parse(removal?.at ?? '')).toBeGreaterThan(Date.parse(ahead));
+  });
+
   it('when the number, the account or the paging is wrong, then a 4xx naming it', async () => {
     const account = await create();
     const badNumber = await api().put(`${base}/${account.id}/opt-outs/12`).set(auth);

@@ -131,6 +131,25 @@ describe('opt-out by inbound SMS to a numeric sender', () => {
   });
 });
 
+describe('redelivery', () => {
+  it('when the same inbound STOP event arrives twice, then one change is published', async () => {
+    const acct = await sms.publishAccount(sms.account());
+    const to = newRecipient();
+    const marker = newRecipient();
+    await sms.send(acct, { to, from: NUMBER, message: 'Offer' });
+    await sms.send(acct, { to: marker, from: NUMBER, message: 'Offer' });
+    const event = await sms.publishInbound({ from: to, to: NUMBER, text: 'STOP' });
+    // The same envelope again (at-least-once delivery), then a marker on the same partition.
+    await sms.bus.publish(Topics.smsInbound, [{ key: NUMBER, value: event }]);
+    await sms.publishInbound({ from: marker, to: NUMBER, text: 'STOP' });
+    await refusedSoon(acct, marker);
+    const changes = (msisdn: string) =>
+      sms.seen[Topics.optOuts]?.filter((m) => m.key === `${acct.id}:${msisdn}`) ?? [];
+    await vi.waitFor(() => expect(changes(marker)).toHaveLength(1));
+    expect(changes(to)).toHaveLength(1);
+  });
+});
+
 describe('opt-out by an operator (optouts.v1 from admin)', () => {
   it('when admin publishes an opt-out, then sends are refused; when it publishes the removal, then allowed again', async () => {
     const acct = await sms.publishAccount(sms.account());

@@ -27,6 +27,7 @@ export function makeAccount(overrides: Partial<AccountState> = {}): AccountState
     numbersMonthlyQuota: null,
     ipAllowList: [],
     senderIds: [],
+    optOutKeywords: [],
     version: 1,
     updatedAt: '2025-01-01T00:00:00.000Z',
     ...overrides,

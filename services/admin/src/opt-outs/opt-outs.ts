@@ -73,7 +73,10 @@ export function createOptOuts({ prisma }: { prisma: PrismaClient }) {
       if (!optedOut && !row?.opted_out) {
         throw new NotFoundError(`${number} is not on the opt-out list of account ${ref}`);
       }
-      const at = new Date().toISOString();
+      // Later than what the row holds, whatever the clocks: replicas keep the latest `at`, and an
+      // operator's edit must win over the change it was made against.
+      const held = row ? new Date(row.changed_at).getTime() + 1 : 0;
+      const at = new Date(Math.max(Date.now(), held)).toISOString();
       const optOut: OptOutChange = { accountId, msisdn: number, optedOut, source: 'operator', at };
       await recordOptOut(sql, ADMIN_SCHEMA, optOutMessage(optOut, traceId ? { traceId } : {}));
       return { msisdn: number, source: 'operator', keyword: null, at };
