@@ -87,6 +87,8 @@ function emptyStats(): SmscStats {
     receiptsAcknowledged: 0,
     receiptsPending: 0,
     inboundSent: 0,
+    inboundAcknowledged: 0,
+    inboundRefused: 0,
   };
 }
 
@@ -191,6 +193,26 @@ export function createSmscServer(options: SmscServerOptions): SmscServer {
       target.closing = true;
       enqueue(delivery, true);
     }
+  }
+
+  /**
+   * Sends a mobile-originated SMS; one the client refuses (it could not store it) is sent again
+   * after a pause, like a real SMSC does — as long as a receiver is bound.
+   */
+  function sendInbound(target: Connection, systemId: string | undefined, fields: smpp.PduFields) {
+    target.session.deliver_sm(fields, (response: smpp.Pdu) => {
+      if (response.command_status === CommandStatus.ESME_ROK) {
+        stats.inboundAcknowledged++;
+        return;
+      }
+      stats.inboundRefused++;
+      logger.warn('inbound sms refused by client', { status: response.command_status });
+      later(RETRY_AFTER_REFUSAL_MS, () => {
+        const again = pickReceiver(systemId);
+        if (again) sendInbound(again, systemId, fields);
+      });
+    });
+    stats.inboundSent++;
   }
 
   function receiptFor(record: RecordedSubmit, outcome: FinalOutcome, submittedAt: Date): Delivery {
@@ -371,7 +393,7 @@ export function createSmscServer(options: SmscServerOptions): SmscServer {
       const from = smppAddress(message.from);
       const to = smppAddress(message.to);
       const messageId = nextMessageId();
-      target.session.deliver_sm({
+      sendInbound(target, message.systemId, {
         source_addr_ton: from.ton,
         source_addr_npi: from.npi,
         source_addr: from.addr,
@@ -382,7 +404,6 @@ export function createSmscServer(options: SmscServerOptions): SmscServer {
         data_coding: gsm ? 0 : 8,
         short_message: shortMessage,
       });
-      stats.inboundSent++;
       return messageId;
     },
     dropSessions() {

@@ -43,8 +43,12 @@ export interface SmscStats {
   receiptsAcknowledged: number;
   /** Receipts due but waiting for a receiver or transceiver bind of their system_id. */
   receiptsPending: number;
-  /** Mobile-originated deliver_sm sent through POST /inbound. */
+  /** Mobile-originated deliver_sm sent through POST /inbound (a resend after a refusal counts again). */
   inboundSent: number;
+  /** Mobile-originated deliver_sm answered with deliver_sm_resp OK (the client stored it). */
+  inboundAcknowledged: number;
+  /** Mobile-originated deliver_sm answered with an error; each is sent again a second later. */
+  inboundRefused: number;
 }
 
 export interface ThrottleSettings {

@@ -51,6 +51,25 @@ describe('subscribeToSmsStatus', () => {
     expect(seen.sms?.sort()).toEqual(['m1:delivered', 'm4:delivered']);
     expect(seen.batch).toEqual(['m2:delivered']);
   });
+
+  it('when a service owns several sources, then it gets the reports of each and no others', async () => {
+    const bus = await newBus();
+    const seen: string[] = [];
+    await subscribeToSmsStatus(bus, {
+      owner: ['replypath', 'replypath-legacy'],
+      groupId: 'replypath-status',
+      handler: async (report) => void seen.push(`${report.messageId}:${report.source}`),
+    });
+
+    await bus.publish(Topics.smsStatus, [
+      status('m1', 'replypath'),
+      status('m2', 'sms'),
+      status('m3', 'replypath-legacy'),
+    ]);
+
+    await vi.waitFor(() => expect(seen).toHaveLength(2));
+    expect(seen.sort()).toEqual(['m1:replypath', 'm3:replypath-legacy']);
+  });
 });
 
 describe('subscribeToSmsInbound', () => {

@@ -33,8 +33,8 @@ export function subscribeToEvents<T extends ContractTopic>(
 }
 
 export interface SmsStatusSubscribeOptions extends Common {
-  /** The service whose messages' reports to receive (their `source`). */
-  owner: SmsSource;
+  /** The service whose messages' reports to receive (their `source`); several for a service that owns more than one source. */
+  owner: SmsSource | readonly SmsSource[];
   handler(status: SmsStatus, event: TopicEvent<typeof Topics.smsStatus>): Promise<void>;
 }
 
@@ -46,11 +46,12 @@ export function subscribeToSmsStatus(
   bus: Bus,
   { owner, handler, ...options }: SmsStatusSubscribeOptions,
 ): Promise<Subscription> {
+  const owners: readonly SmsSource[] = typeof owner === 'string' ? [owner] : owner;
   return subscribeToEvents(bus, {
     ...options,
     topic: Topics.smsStatus,
     handler: async (event) => {
-      if (event.payload.source === owner) await handler(event.payload, event);
+      if (owners.includes(event.payload.source)) await handler(event.payload, event);
     },
   });
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type EventEnvelope, makeEvent } from './envelope.js';
 
 /**
  * `callbacks.v1`: an HTTP callback any service asks the notifier to deliver (key = the target's
@@ -23,6 +24,21 @@ export interface CallbackRequest {
 }
 
 export const CALLBACK_REQUEST_EVENT = 'callback.request';
+
+/**
+ * The callbacks.v1 message (key and event) asking the notifier for `request`. Keyed by the URL's
+ * origin, so one receiver's callbacks are delivered in order by one consumer.
+ */
+export function callbackRequestMessage(
+  request: CallbackRequest,
+  traceId?: string,
+): { key: string; value: EventEnvelope<CallbackRequest> } {
+  const value = makeEvent(CALLBACK_REQUEST_EVENT, request, {
+    accountId: request.accountId,
+    ...(traceId && { traceId }),
+  });
+  return { key: new URL(request.url).origin, value };
+}
 
 /** `callbacks.dlq.v1`: a callback that was not delivered before its horizon. */
 export interface CallbackDeadLetter extends CallbackRequest {

@@ -65,7 +65,9 @@ export const eventContracts = {
         'Submit results and delivery receipts; each owner reads the ones whose `source` is itself.',
       key: 'message id',
       producers: ['smsc-connector'],
-      consumers: ['the owner of the message (payload.source): sms, batch'],
+      consumers: [
+        'the owner of the message (payload.source): sms, batch, replypath (replypath and replypath-legacy)',
+      ],
     },
     envelopeSchema([SMS_STATUS_EVENT], smsStatusSchema),
   ),
@@ -74,7 +76,10 @@ export const eventContracts = {
       summary: 'SMS received from the network.',
       key: 'destination number',
       producers: ['smsc-connector'],
-      consumers: ['the reply-path services', 'sms (stop and start words, @msg/optout)'],
+      consumers: [
+        'replypath (replies to its pool numbers)',
+        'sms (stop and start words, @msg/optout)',
+      ],
     },
     envelopeSchema([SMS_INBOUND_EVENT], smsInboundSchema),
   ),
@@ -92,7 +97,7 @@ export const eventContracts = {
     {
       summary: 'An HTTP callback for the notifier to deliver, with retries.',
       key: "the target URL's origin",
-      producers: ['sms'],
+      producers: ['sms', 'replypath (replies, delivery reports)'],
       consumers: ['notifier'],
     },
     envelopeSchema([CALLBACK_REQUEST_EVENT], callbackRequestSchema),

@@ -28,6 +28,7 @@ export {
   type CallbackDeadLetter,
   type CallbackRequest,
   callbackDeadLetterSchema,
+  callbackRequestMessage,
   callbackRequestSchema,
 } from './callbacks.js';
 export { type EventEnvelope, envelopeSchema, makeEvent, SCHEMA_VERSION } from './envelope.js';

@@ -1,5 +1,10 @@
 // Test helpers shared by the services' component tests (a devDependency only).
 export { accountState } from './account-state.js';
+export {
+  type CallbackReceiver,
+  type ReceivedCallback,
+  startCallbackReceiver,
+} from './callback-receiver.js';
 export { startTestRuntime, type TestRuntime } from './embedded-runtime.js';
 export { eventually } from './eventually.js';
 export { type FakeBilling, startFakeBilling } from './fake-billing.js';

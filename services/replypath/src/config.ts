@@ -17,6 +17,9 @@ export const replypathSettings = z.object({
   REPLYPATH_QUARANTINE: durationMs('1h').describe(
     'How long a (recipient, number) pair stays blocked after its reservation ends or is released, so a late reply is never credited to a newer message',
   ),
+  REPLYPATH_SWEEP_INTERVAL: durationMs('30s').describe(
+    'Pause between sweeps that remove the records of reservations whose validity period ended (and reservations past their quarantine)',
+  ),
 });
 
 export type ReplypathConfig = z.infer<typeof replypathSettings>;

@@ -9,22 +9,27 @@ import {
 import { OUTBOX_MIGRATIONS_DIR } from '@msg/bus';
 import { Topics } from '@msg/contracts';
 import { createPostgresIdempotencyStore, IDEMPOTENCY_MIGRATIONS_DIR } from '@msg/http';
+import { OPT_OUT_MIGRATIONS_DIR } from '@msg/optout';
 import { defineService, type ServiceDependencies, startWithBackground } from '@msg/service-kit';
 import { createApp } from './app.js';
 import { loadReplypathConfig, type ReplypathConfig } from './config.js';
 import { cappedRateLimiter } from './http/capped-rate.js';
 import { createSender } from './messages/sender.js';
 import { createPoolStore } from './pool/pool-store.js';
+import { honourStopWordsInReplies } from './replies/opt-out-hook.js';
+import { startInboundSide } from './replies/start-inbound.js';
 import { REPLYPATH_SCHEMA } from './schema.js';
 
 /**
  * What the schema is made of: the outbox (@msg/bus), the rate buckets (@msg/auth), the
- * Idempotency-Key records (@msg/http), its tables.
+ * Idempotency-Key records (@msg/http), the opt-out replica (@msg/optout), its tables.
  */
 export const REPLYPATH_MIGRATIONS = [
   OUTBOX_MIGRATIONS_DIR,
   RATE_LIMIT_MIGRATIONS_DIR,
   IDEMPOTENCY_MIGRATIONS_DIR,
+  // The opt-out replica: stop words in replies are applied to it (src/replies/opt-out-hook.ts).
+  OPT_OUT_MIGRATIONS_DIR,
   fileURLToPath(new URL('../prisma/migrations', import.meta.url)),
 ];
 
@@ -43,11 +48,28 @@ export function replypathService(options: ReplypathServiceOptions = {}) {
     loadConfig: loadReplypathConfig,
     database: { schema: REPLYPATH_SCHEMA, migrations: REPLYPATH_MIGRATIONS },
     // Producers and consumers both create what they use: services start in any order.
-    topics: [{ topic: Topics.smsOutbound }],
+    topics: [
+      { topic: Topics.smsOutbound },
+      { topic: Topics.smsInbound },
+      { topic: Topics.smsStatus },
+      { topic: Topics.callbacks },
+      { topic: Topics.optOuts, compacted: true },
+    ],
     async start(config: ReplypathConfig, kit) {
       const directory = await kit.accountDirectory();
       kit.outboxRelay();
       const now = options.now ?? (() => new Date());
+      // Replies, delivery reports and expiry (src/replies, src/reports).
+      kit.afterListen('replypath-inbound', () =>
+        startInboundSide({
+          ...kit,
+          accountById: (id) => directory.byId(id),
+          quarantineMs: config.REPLYPATH_QUARANTINE,
+          sweepIntervalMs: config.REPLYPATH_SWEEP_INTERVAL,
+          onStopWord: honourStopWordsInReplies((id) => directory.byId(id)),
+          now,
+        }),
+      );
       const app = createApp({
         sender: createSender({ pool: kit.pool, quarantineMs: config.REPLYPATH_QUARANTINE, now }),
         poolStore: createPoolStore(kit.pool, now),

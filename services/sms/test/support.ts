@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { hashSecret } from '@msg/auth';
 import {
   type AccountState,
@@ -12,12 +11,12 @@ import {
 import type { Logger } from '@msg/logger';
 import {
   accountState,
+  createScratchDatabase,
   eventually,
   publishAccount,
   startFakeBilling,
   startTestRuntime,
 } from '@msg/testing';
-import pg from 'pg';
 import request from 'supertest';
 import { loadSmsConfig } from '../src/config.js';
 import { startSmsService } from '../src/service.js';
@@ -60,43 +59,13 @@ function callbackBody(payload: unknown): CallbackBody | undefined {
 }
 
 /**
- * A database of its own on TEST_DATABASE_URL's server: the schema name "sms" is fixed and must not
- * meet another run's.
- */
-async function createScratchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const serverUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const name = `msg_sms_test_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE "${name}"`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.href,
-    async drop() {
-      const again = new pg.Client({ connectionString: serverUrl });
-      await again.connect();
-      try {
-        await again.query(`DROP DATABASE "${name}" WITH (FORCE)`);
-      } finally {
-        await again.end();
-      }
-    },
-  };
-}
-
-/**
  * The SMS service on embedded Postgres (or, with `postgres`, a scratch database on the real
  * server of TEST_DATABASE_URL) and the in-process bus, as in the embedded suite, with a
  * recorder of everything it publishes (sms.outbound.v1, callbacks.v1) and helpers that play the
  * admin service (accounts.v1) and the smsc-connector (sms.status.v1).
  */
 export async function startTestSms({ postgres = false }: { postgres?: boolean } = {}) {
-  const scratch = postgres ? await createScratchDatabase() : undefined;
+  const scratch = postgres ? await createScratchDatabase('sms_test') : undefined;
   const runtime = await startTestRuntime({
     service: 'sms',
     ...(scratch && { databaseUrl: scratch.url }),

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { BusMessage } from '@msg/bus';
-import { CALLBACK_REQUEST_EVENT, type CallbackRequest, makeEvent } from '@msg/contracts';
+import { type CallbackRequest, callbackRequestMessage } from '@msg/contracts';
 import type { components } from '@msg/contracts/sms';
 
 export type StatusCallbackBody = components['schemas']['StatusCallback'];
@@ -23,9 +23,5 @@ export function statusCallback(
     body,
     origin: { service: 'sms', kind: 'status' },
   };
-  const event = makeEvent(CALLBACK_REQUEST_EVENT, request, {
-    accountId,
-    ...(traceId && { traceId }),
-  });
-  return { key: new URL(url).origin, value: event };
+  return callbackRequestMessage(request, traceId);
 }

@@ -1,0 +1,47 @@
+import { createServer } from 'node:http';
+
+/** A request the receiver got. */
+export interface ReceivedCallback {
+  method: string;
+  /** Path and query, on a placeholder origin. */
+  url: URL;
+  body: string;
+}
+
+/**
+ * An HTTP server on 127.0.0.1 standing for a customer's callback endpoint: it records every
+ * request and answers `answer(status)`'s status (200 until told otherwise).
+ */
+export async function startCallbackReceiver() {
+  const received: ReceivedCallback[] = [];
+  let status = 200;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      received.push({
+        method: req.method ?? '',
+        url: new URL(req.url ?? '/', 'http://receiver'),
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
+      res.writeHead(status).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received,
+    answer(next: number) {
+      status = next;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export type CallbackReceiver = Awaited<ReturnType<typeof startCallbackReceiver>>;
