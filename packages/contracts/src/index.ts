@@ -27,6 +27,11 @@ export {
   callbackDeadLetterSchema,
   callbackRequestSchema,
 } from './callbacks.js';
+export {
+  type Deprecation,
+  deprecationHeaders,
+  REPLYPATH_LEGACY_DEPRECATION,
+} from './deprecation.js';
 export { type EventEnvelope, envelopeSchema, makeEvent, SCHEMA_VERSION } from './envelope.js';
 export {
   type ContractTopic,

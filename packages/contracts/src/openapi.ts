@@ -9,6 +9,7 @@ export type OpenApiDocumentName =
   | 'gateway'
   | 'lookup-legacy'
   | 'numbers'
+  | 'replypath-legacy'
   | 'sms';
 
 /** Absolute path of an OpenAPI document shipped in this package (the single source of truth of its interface). */
