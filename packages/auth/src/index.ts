@@ -12,6 +12,7 @@ export {
   type AccountSubscription,
   createAccountDirectory,
 } from './account-directory.js';
+export { type AccountStanding, accountStanding } from './account-standing.js';
 export { parseAccountState } from './account-state-parser.js';
 export { API_KEY_PREFIX, generateApiKey } from './api-key.js';
 export { type AuthenticateOptions, authenticate, createPassport } from './authenticate.js';

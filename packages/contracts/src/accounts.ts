@@ -27,6 +27,23 @@ export interface AccountCallbacks {
   voiceReportUrl: string | null;
 }
 
+/**
+ * How an account pays (rule 5.3). Postpaid sends without counting; prepaid spends credits, one per
+ * SMS part, from a balance the admin service keeps (it is the only writer, so debits are exact).
+ */
+export const BILLING_MODES = ['postpaid', 'prepaid'] as const;
+export type BillingMode = (typeof BILLING_MODES)[number];
+
+export interface AccountBilling {
+  mode: BillingMode;
+  /**
+   * Prepaid only: whether the balance is above zero. Republished when the balance crosses zero
+   * (a debit empties it, a top-up refills it), not on every debit, so it can lag a moment behind
+   * the balance; the admin service's debit is the authority on whether one message may be sent.
+   */
+  fundsAvailable: boolean;
+}
+
 export interface AccountApiKey {
   id: string;
   /** scrypt hash of the key; the key itself is shown once and never stored. */
@@ -41,7 +58,10 @@ export interface AccountApiKey {
 export interface AccountState {
   id: string;
   name: string;
+  /** 'disabled' is the specification's "inactive account (contract terminated)" (rule 5.3). */
   status: 'active' | 'disabled';
+  /** Absent in states published before billing existed: postpaid. */
+  billing?: AccountBilling;
   passwordHash: string | null;
   apiKeys: AccountApiKey[];
   permissions: Permission[];
@@ -87,6 +107,10 @@ export const accountStateSchema: z.ZodType<AccountState> = z.object({
   id: z.string().min(1),
   name: z.string().min(1),
   status: z.enum(['active', 'disabled']),
+  billing: z
+    .object({ mode: z.enum(BILLING_MODES), fundsAvailable: z.boolean() })
+    .optional()
+    .describe('Absent: postpaid (published before billing existed).'),
   passwordHash: z.string().nullable().describe('scrypt hash; null when password login is off.'),
   apiKeys: z.array(z.object({ id: z.string(), hash: z.string(), createdAt: z.string() })),
   permissions: z

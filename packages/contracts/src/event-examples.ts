@@ -20,6 +20,7 @@ export const exampleEvents: { [T in ContractTopic]: TopicEvent<T> } = {
       id: accountId,
       name: 'acme',
       status: 'active',
+      billing: { mode: 'prepaid', fundsAvailable: true },
       passwordHash: 'scrypt$16384$8$1$c2FsdA$aGFzaA',
       apiKeys: [],
       permissions: ['sms', 'batch_sms'],

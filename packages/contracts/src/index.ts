@@ -1,9 +1,12 @@
 export {
   ACCOUNT_STATE_EVENT,
   type AccountApiKey,
+  type AccountBilling,
   type AccountCallbacks,
   type AccountState,
   accountStateSchema,
+  BILLING_MODES,
+  type BillingMode,
   isNumberScope,
   isPermission,
   NUMBER_SCOPES,
