@@ -10,4 +10,5 @@ export {
   jsmppSmscMissing,
   startJsmppSmsc,
 } from './jsmpp-smsc.js';
+export { deadUrl, type LocalServer, listenLocal } from './local-server.js';
 export { publishAccount } from './publish-account.js';
