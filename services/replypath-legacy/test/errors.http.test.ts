@@ -24,12 +24,15 @@ withFakeReplypath({ timeout: '500ms' }, (started) => {
   ({ replypath, legacy, acct } = started);
 });
 
-/** The replypath service's answer to a To it refuses (spec 7.2, details as one object). */
+/**
+ * The replypath service's answer to a To it refuses, as its error format writes it (spec 7.2:
+ * `details` one object, the first problem; the message lists them all).
+ */
 const notSwedish = {
   status: 400,
   body: {
     code: 'VALIDATION_ERROR',
-    message: 'To: only Swedish recipients are accepted',
+    message: 'body.To: only Swedish recipients are accepted',
     details: {
       loc: ['body', 'To'],
       msg: 'only Swedish recipients are accepted',
@@ -56,24 +59,39 @@ describe('400 invalid parameter, the description naming the parameter where the 
     },
   );
 
-  it('when the replypath service refuses both fields (details as a list), then both are named', async () => {
+  it('when the replypath service refuses both fields, then the description names both where the caller put them', async () => {
     replypath.answerNext({
       status: 400,
       body: {
         code: 'VALIDATION_ERROR',
-        message: 'two problems',
-        details: [
-          { loc: ['body', 'To'], msg: 'must NOT have fewer than 10 characters', type: 'minLength' },
-          { loc: ['body', 'Msg'], msg: 'more than 10 SMS parts', type: 'too_many_parts' },
-        ],
+        message:
+          'body.To: recipient 2 of 2: not a Swedish number; body.Msg: at most 10 SMS parts: this text needs 11',
+        details: {
+          loc: ['body', 'To'],
+          msg: 'recipient 2 of 2: not a Swedish number',
+          type: 'not_swedish',
+        },
       },
     });
-    const res = await legacy.getQuery(acct, { To: '0701', Msg: 'x' });
+    const res = await legacy.getPath(acct, '0701234567%3B4740012345', 'long');
     expect(res.body).toEqual({
       status: BAD_REQUEST,
       message:
-        'query.To: must NOT have fewer than 10 characters; query.Msg: more than 10 SMS parts',
+        'path.to: recipient 2 of 2: not a Swedish number; path.msg: at most 10 SMS parts: this text needs 11',
     });
+  });
+
+  it("when the details come as a list (the platform's usual form), then they are read too", async () => {
+    replypath.answerNext({
+      status: 400,
+      body: {
+        code: 'VALIDATION_ERROR',
+        message: 'body.Msg: must not be empty',
+        details: [{ loc: ['body', 'Msg'], msg: 'must not be empty', type: 'empty' }],
+      },
+    });
+    const res = await legacy.getQuery(acct, { To: '0701234567', Msg: ' ' });
+    expect(res.body).toEqual({ status: BAD_REQUEST, message: 'query.Msg: must not be empty' });
   });
 
   it('when the replypath service refuses for another reason (an opted-out recipient), then 400 with its message', async () => {

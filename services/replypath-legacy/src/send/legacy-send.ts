@@ -22,21 +22,24 @@ function fieldOf(loc: string[]): 'To' | 'Msg' | undefined {
   return name === 'to' ? 'To' : name === 'msg' ? 'Msg' : undefined;
 }
 
+/** `body.To` / `body.Msg` as the reply-path service names them in its messages. */
+const SERVICE_FIELD = /\bbody\.(To|Msg)\b/g;
+
 /**
  * The reply-path service checked To and Msg as they arrived in its body; the caller of this
- * interface sent them in a query, a path or a body: each detail is moved to where the caller put
- * the field, and the message names it and the rule.
+ * interface sent them in a query, a path or a body. Its message lists every problem as
+ * `body.To: <rule>; body.Msg: <rule>` (its `details` carry only the first, spec 7.2), so the
+ * message is rewritten to name each field where the caller put it, and so are the details.
  */
 function relocated(error: ValidationError, form: LegacyForm): ValidationError {
-  if (error.details.length === 0) return error;
+  const message = error.message.replace(SERVICE_FIELD, (_match, field: 'To' | 'Msg') =>
+    FIELD_LOC[form][field].join('.'),
+  );
   const details: ErrorDetail[] = error.details.map((detail) => {
     const field = fieldOf(detail.loc);
     return field ? { ...detail, loc: FIELD_LOC[form][field] } : detail;
   });
-  return new ValidationError(
-    details.map((detail) => `${detail.loc.join('.')}: ${detail.msg}`).join('; '),
-    details,
-  );
+  return new ValidationError(message, details);
 }
 
 /**
