@@ -9,6 +9,7 @@ export type OpenApiDocumentName =
   | 'gateway'
   | 'lookup-legacy'
   | 'numbers'
+  | 'replypath'
   | 'replypath-legacy'
   | 'sms';
 

@@ -234,7 +234,8 @@ async function newMigration(name, options) {
 /**
  * Everything a migration can create, one sortable line per object, from the catalogs. Left out is
  * what schema.prisma has no syntax for, so it exists in migrations only (the schema says so in a
- * comment): CHECK constraints, and NOT NULL on array columns (Prisma lists are always nullable).
+ * comment): CHECK constraints, exclusion constraints with the index behind them, and NOT NULL on
+ * array columns (Prisma lists are always nullable).
  * NOT NULL constraints (Postgres 18 lists them in pg_constraint) are compared as column
  * nullability.
  */
@@ -252,10 +253,12 @@ const DESCRIBE_CATALOG = `
   SELECT format('constraint %s.%s.%s %s', n.nspname, t.relname, c.conname, pg_get_constraintdef(c.oid))
     FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid JOIN pg_namespace n ON n.oid = t.relnamespace
    WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') AND t.relname <> '_prisma_migrations'
-     AND c.contype NOT IN ('c', 'n')
+     AND c.contype NOT IN ('c', 'n', 'x')
   UNION ALL
-  SELECT format('index %s', indexdef) FROM pg_indexes
+  SELECT format('index %s', indexdef) FROM pg_indexes i
    WHERE schemaname NOT IN ('pg_catalog', 'information_schema') AND tablename <> '_prisma_migrations'
+     AND NOT EXISTS (SELECT 1 FROM pg_constraint x
+                      WHERE x.contype = 'x' AND x.conindid = format('%I.%I', i.schemaname, i.indexname)::regclass)
   UNION ALL
   SELECT format('type %s.%s %s', n.nspname, t.typname, t.typtype) FROM pg_type t
     JOIN pg_namespace n ON n.oid = t.typnamespace

@@ -12,3 +12,4 @@ export {
 } from './jsmpp-smsc.js';
 export { deadUrl, type LocalServer, listenLocal } from './local-server.js';
 export { publishAccount } from './publish-account.js';
+export { createScratchDatabase, type ScratchDatabase } from './scratch-database.js';

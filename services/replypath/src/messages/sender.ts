@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import { enqueueOutbox } from '@msg/bus';
+import {
+  type AccountState,
+  makeEvent,
+  SMS_OUTBOUND_EVENT,
+  type SmsOutbound,
+  Topics,
+} from '@msg/contracts';
+import { classifyDatabaseError, withTransaction } from '@msg/db';
+import type pg from 'pg';
+import { allocateReservations, previewAllocation } from '../pool/allocation.js';
+import type { Reservation } from '../pool/reservation-store.js';
+import { REPLYPATH_SCHEMA } from '../schema.js';
+import { insertSentMessages, type SentMessage } from './message-store.js';
+import type { AcceptedSend } from './send-request.js';
+
+/** One message of a send: what the interfaces answer (spec 2.3). */
+export interface SendResult {
+  DestinationAddress: string;
+  OriginatorAddress: string;
+  TransactionId: string;
+}
+
+export interface SendOptions {
+  source: SentMessage['source'];
+  /** false: a dry run (`instantiate=false`): numbers chosen, nothing stored or sent. */
+  instantiate: boolean;
+  traceId?: string;
+}
+
+/** The SMS centre's shortest validity; VP 0 (no reply window) is sent with it. */
+const MIN_VALIDITY_MINUTES = 1;
+/** Whole-transaction attempts when the exclusion constraint refuses a pair (a lost race). */
+const ATTEMPTS = 3;
+
+function outboundOf(
+  account: AccountState,
+  sms: AcceptedSend,
+  r: Reservation,
+  source: SentMessage['source'],
+): SmsOutbound {
+  return {
+    messageId: r.transactionId,
+    accountId: account.id,
+    source,
+    from: r.number,
+    to: r.recipient,
+    text: sms.text,
+    encoding: sms.encoding,
+    parts: sms.parts,
+    deliveryReport: sms.dlr,
+    validityMinutes: Math.max(MIN_VALIDITY_MINUTES, sms.vpMinutes),
+    throughputPerSecond: account.smsThroughputPerSecond,
+  };
+}
+
+function isExclusionViolation(err: unknown): boolean {
+  return classifyDatabaseError(err)?.sqlState === '23P01';
+}
+
+/**
+ * The send use case shared by the public and the internal operation (one implementation for
+ * the current and the legacy interface): per recipient one message, one reservation and one
+ * sms.outbound.v1 event, all written in one transaction (outbox) — all recipients or none.
+ */
+export function createSender({
+  pool,
+  quarantineMs,
+  now = () => new Date(),
+}: {
+  pool: pg.Pool;
+  quarantineMs: number;
+  now?: () => Date;
+}) {
+  async function store(account: AccountState, sms: AcceptedSend, options: SendOptions) {
+    const at = now();
+    return withTransaction(pool, async (client) => {
+      const reservations = await allocateReservations(
+        client,
+        sms.recipients.map((recipient) => ({
+          recipient,
+          transactionId: randomUUID(),
+          accountId: account.id,
+          oneShot: sms.oneShot,
+          dlr: sms.dlr,
+          vpMinutes: sms.vpMinutes,
+        })),
+        { at, quarantineMs },
+      );
+      await insertSentMessages(
+        client,
+        reservations.map((r) => ({
+          transactionId: r.transactionId,
+          accountId: account.id,
+          source: options.source,
+          recipient: r.recipient,
+          number: r.number,
+          text: sms.text,
+          parts: sms.parts,
+          encoding: sms.encoding,
+          dlr: sms.dlr,
+          oneShot: sms.oneShot,
+          vp: sms.vpMinutes,
+          createdAt: r.startsAt,
+          expiresAt: r.endsAt,
+        })),
+      );
+      await enqueueOutbox(
+        client,
+        REPLYPATH_SCHEMA,
+        Topics.smsOutbound,
+        reservations.map((r) => ({
+          // Keyed by account: per-account order and throughput at the connector.
+          key: account.id,
+          value: makeEvent(SMS_OUTBOUND_EVENT, outboundOf(account, sms, r, options.source), {
+            accountId: account.id,
+            ...(options.traceId && { traceId: options.traceId }),
+          }),
+        })),
+      );
+      return reservations;
+    });
+  }
+
+  return {
+    async send(
+      account: AccountState,
+      sms: AcceptedSend,
+      options: SendOptions,
+    ): Promise<SendResult[]> {
+      if (!options.instantiate) {
+        const numbers = await previewAllocation(pool, sms.recipients, now());
+        return sms.recipients.map((recipient, i) => ({
+          DestinationAddress: recipient,
+          OriginatorAddress: numbers[i] as string,
+          TransactionId: randomUUID(),
+        }));
+      }
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          const reservations = await store(account, sms, options);
+          return reservations.map((r) => ({
+            DestinationAddress: r.recipient,
+            OriginatorAddress: r.number,
+            TransactionId: r.transactionId,
+          }));
+        } catch (err) {
+          // Only a writer that bypassed the per-recipient lock can lose this race; try again.
+          if (attempt >= ATTEMPTS || !isExclusionViolation(err)) throw err;
+        }
+      }
+    },
+  };
+}
+
+export type Sender = ReturnType<typeof createSender>;

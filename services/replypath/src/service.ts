@@ -1,0 +1,86 @@
+import { fileURLToPath } from 'node:url';
+import {
+  basicAccountAccess,
+  createCredentialVerifier,
+  createPostgresRateLimiter,
+  RATE_LIMIT_MIGRATIONS_DIR,
+  requireServiceToken,
+} from '@msg/auth';
+import { OUTBOX_MIGRATIONS_DIR } from '@msg/bus';
+import { Topics } from '@msg/contracts';
+import { defineService, type ServiceDependencies, startWithBackground } from '@msg/service-kit';
+import { createApp } from './app.js';
+import { loadReplypathConfig, type ReplypathConfig } from './config.js';
+import { cappedRateLimiter } from './http/capped-rate.js';
+import { createSender } from './messages/sender.js';
+import { createPoolStore } from './pool/pool-store.js';
+import { REPLYPATH_SCHEMA } from './schema.js';
+
+/** What the schema is made of: the outbox (@msg/bus), the rate buckets (@msg/auth), its tables. */
+export const REPLYPATH_MIGRATIONS = [
+  OUTBOX_MIGRATIONS_DIR,
+  RATE_LIMIT_MIGRATIONS_DIR,
+  fileURLToPath(new URL('../prisma/migrations', import.meta.url)),
+];
+
+export interface ReplypathServiceOptions {
+  /** The clock of allocations and reply windows; tests inject one. */
+  now?: () => Date;
+}
+
+/**
+ * The reply-path service: schema "replypath" and the account directory before it serves; once
+ * it listens, the outbox relay (sms.outbound.v1).
+ */
+export function replypathService(options: ReplypathServiceOptions = {}) {
+  return defineService({
+    name: 'replypath',
+    loadConfig: loadReplypathConfig,
+    database: { schema: REPLYPATH_SCHEMA, migrations: REPLYPATH_MIGRATIONS },
+    // Producers and consumers both create what they use: services start in any order.
+    topics: [{ topic: Topics.smsOutbound }],
+    async start(config: ReplypathConfig, kit) {
+      const directory = await kit.accountDirectory();
+      kit.outboxRelay();
+      const now = options.now ?? (() => new Date());
+      const app = createApp({
+        sender: createSender({ pool: kit.pool, quarantineMs: config.REPLYPATH_QUARANTINE, now }),
+        poolStore: createPoolStore(kit.pool, now),
+        accounts: directory,
+        // 401 Basic challenge, 403 disabled / no 'replypath' / outside the IP allow-list, 429.
+        basicAuth: basicAccountAccess(createCredentialVerifier({ directory }), {
+          realm: 'Reply-path',
+          permission: 'replypath',
+          // The account's rate, at most 100 per second (spec 8.2).
+          limiter: cappedRateLimiter(
+            createPostgresRateLimiter({ pool: kit.pool, schema: REPLYPATH_SCHEMA }),
+          ),
+        }),
+        internalBearer: requireServiceToken(config.REPLYPATH_INTERNAL_TOKEN, {
+          realm: 'replypath-internal',
+          message: 'Missing or invalid token',
+        }),
+        poolAdminBearer: requireServiceToken(config.REPLYPATH_ADMIN_TOKEN, {
+          realm: 'replypath-pool',
+          message: 'Missing or invalid token',
+        }),
+        logger: kit.logger,
+        metrics: kit.metrics,
+        readiness: kit.readiness,
+        trustProxy: config.TRUSTED_PROXIES,
+        validateResponses: config.NODE_ENV === 'test',
+      });
+      /** The account directory (accounts.v1), for the reply handling of rp-inbound. */
+      return { app, accounts: directory };
+    },
+  });
+}
+
+/** The whole service, background included, without listening (component tests). */
+export const startReplypathService = (
+  config: ReplypathConfig,
+  dependencies: ServiceDependencies,
+  options: ReplypathServiceOptions = {},
+) => startWithBackground(replypathService(options), config, dependencies);
+
+export type ReplypathService = Awaited<ReturnType<typeof startReplypathService>>;

@@ -1,0 +1,124 @@
+import { hashSecret } from '@msg/auth';
+import { type AccountState, type EventEnvelope, type SmsOutbound, Topics } from '@msg/contracts';
+import {
+  accountState,
+  createScratchDatabase,
+  eventually,
+  publishAccount,
+  startTestRuntime,
+} from '@msg/testing';
+import request from 'supertest';
+import { loadReplypathConfig } from '../src/config.js';
+import { startReplypathService } from '../src/service.js';
+
+export const PASSWORD = 'correct horse battery staple';
+export const INTERNAL_TOKEN = 'internal-token-for-tests';
+export const ADMIN_TOKEN = 'admin-token-for-tests';
+
+/** Numbers of the pool tests start with: the fiction range of PTS (070-1740605 and up). */
+export const POOL = ['+46701740605', '+46701740606', '+46701740607'];
+
+export interface TestOptions {
+  /** A scratch database on the real Postgres of TEST_DATABASE_URL instead of embedded Postgres. */
+  postgres?: boolean;
+  /** The service's clock. */
+  now?: () => Date;
+  /** REPLYPATH_QUARANTINE. */
+  quarantine?: string;
+  /** The pool to start with. */
+  pool?: string[];
+}
+
+/**
+ * The reply-path service on embedded Postgres (or a scratch database on the real server) and the
+ * in-process bus, as in the embedded suite, with a recorder of what it publishes on
+ * sms.outbound.v1 and helpers that play the admin service (accounts.v1) and the operator.
+ */
+export async function startTestReplypath(options: TestOptions = {}) {
+  const scratch = options.postgres ? await createScratchDatabase('replypath_test') : undefined;
+  const runtime = await startTestRuntime({
+    service: 'replypath',
+    ...(scratch && { databaseUrl: scratch.url }),
+  });
+  const { pool, bus } = runtime;
+  const service = await startReplypathService(
+    loadReplypathConfig({
+      LOG_LEVEL: 'error',
+      NODE_ENV: 'test',
+      REPLYPATH_INTERNAL_TOKEN: INTERNAL_TOKEN,
+      REPLYPATH_ADMIN_TOKEN: ADMIN_TOKEN,
+      ...(options.quarantine && { REPLYPATH_QUARANTINE: options.quarantine }),
+    }),
+    runtime,
+    { ...(options.now && { now: options.now }) },
+  );
+  const passwordHash = await hashSecret(PASSWORD);
+  const outbound: EventEnvelope<SmsOutbound>[] = [];
+  const recorder = await bus.subscribe({
+    groupId: 'replypath-test-recorder',
+    topics: [Topics.smsOutbound],
+    fromBeginning: true,
+    handler: async ({ value }) => {
+      outbound.push(value as EventEnvelope<SmsOutbound>);
+    },
+  });
+  const app = service.app;
+  const admin = (req: request.Test) => req.set('authorization', `Bearer ${ADMIN_TOKEN}`);
+  if ((options.pool ?? POOL).length > 0) {
+    const added = await admin(request(app).post('/internal/v1/pool/numbers')).send({
+      numbers: options.pool ?? POOL,
+    });
+    if (added.status !== 200) throw new Error(`pool not seeded: ${added.status} ${added.text}`);
+  }
+
+  return {
+    app,
+    pool,
+    bus,
+    outbound,
+
+    /** An active account with the 'replypath' permission and the test password. */
+    account(overrides: Partial<AccountState> = {}): AccountState {
+      return accountState({ passwordHash, permissions: ['replypath'], ...overrides });
+    },
+
+    /** Publishes as the admin service does and waits until the service knows the account. */
+    async publishAccount(state: AccountState): Promise<AccountState> {
+      return publishAccount(bus, state, (s) => service.accounts.byId(s.id)?.version === s.version);
+    },
+
+    send(acct: AccountState, body: string | object, query = '', password = PASSWORD) {
+      const req = request(app).post(`/replypath/v1/sendsms${query}`).auth(acct.name, password);
+      return typeof body === 'string'
+        ? req.set('content-type', 'application/json').send(body)
+        : req.send(body);
+    },
+
+    internalSend(body: string | object, token = INTERNAL_TOKEN) {
+      return request(app)
+        .post('/internal/v1/sendsms')
+        .set('authorization', `Bearer ${token}`)
+        .send(body);
+    },
+
+    /** A request of the pool management API with the operator's token. */
+    admin,
+
+    /** The outbound events about `transactionId`, once the relay has published them. */
+    async published(transactionId: string): Promise<EventEnvelope<SmsOutbound>> {
+      return eventually(
+        async () => outbound.find((e) => e.payload.messageId === transactionId),
+        `the outbound event of ${transactionId}`,
+      );
+    },
+
+    async stop() {
+      await recorder.stop();
+      await service.stop();
+      await runtime.stop();
+      await scratch?.drop();
+    },
+  };
+}
+
+export type TestReplypath = Awaited<ReturnType<typeof startTestReplypath>>;
