@@ -172,6 +172,11 @@ describe('400 invalid parameter, the description naming the parameter where the 
       /query\.Msg: must be percent-encoded UTF-8 text/,
     ],
     ['a path segment holds NUL', () => legacy.getPath(acct, '0701234567', 'a%00b'), /path/],
+    [
+      'a path segment is not percent-encoded UTF-8',
+      () => legacy.getPath(acct, '%ED%A0%80', 'x'),
+      /^path: must be percent-encoded UTF-8 text$/,
+    ],
   ])('when %s, then 400 in this format and nothing is sent', async (_name, call, message) => {
     const res = await call();
     expect(res.status).toBe(400);
