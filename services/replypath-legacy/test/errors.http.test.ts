@@ -73,7 +73,7 @@ describe('400 invalid parameter, the description naming the parameter where the 
         },
       },
     });
-    const res = await legacy.getPath(acct, '0701234567%3B4740012345', 'long');
+    const res = await legacy.getPath(acct, '070123%3B4740012', 'long');
     expect(res.body).toEqual({
       status: BAD_REQUEST,
       message:
@@ -170,6 +170,21 @@ describe('400 invalid parameter, the description naming the parameter where the 
           `GET ${SENDSMS}?To=0701234567&Msg=%FF HTTP/1.1\r\nHost: t\r\nAuthorization: ${basicHeader(acct)}`,
         ),
       /query\.Msg: must be percent-encoded UTF-8 text/,
+    ],
+    [
+      'To is shorter than 10 characters (spec 8.2)',
+      () => legacy.getQuery(acct, { To: '070123', Msg: 'x' }),
+      /^query\.To: must NOT have fewer than 10 characters$/,
+    ],
+    [
+      'To is longer than 17 characters',
+      () => legacy.getPath(acct, '0701234567%2C0709876543', 'x'),
+      /^path\.to: must NOT have more than 17 characters$/,
+    ],
+    [
+      'Msg is longer than 1530 characters',
+      () => legacy.post(acct, { To: '0701234567', Msg: 'x'.repeat(1531) }),
+      /^body\.Msg: must NOT have more than 1530 characters$/,
     ],
     ['a path segment holds NUL', () => legacy.getPath(acct, '0701234567', 'a%00b'), /path/],
     [
