@@ -22,6 +22,9 @@ Messaging platform is running${suite.embeddedDatabase ? ' on embedded PostgreSQL
     .map(([name, url]) => `${name} ${url}`)
     .join('   ')}
 
+Reply-path pool (PTS fiction range)
+  ${suite.replypathPool}
+
 Demo account (every permission and scope):
   username   ${suite.demo.username}
   password   ${suite.demo.password}
@@ -31,6 +34,9 @@ Try:
   curl -s ${suite.gatewayUrl}/v1/oauth/token -H 'content-type: application/json' \\
     -d '{"client_id":"${suite.demo.username}","client_secret":"${suite.demo.apiKey}","grant_type":"client_credentials"}'
   ADMIN_URL=${suite.adminUrl} ADMIN_TOKEN=${suite.adminToken} pnpm admin list
+  curl -s ${suite.gatewayUrl}/replypath/v1/sendsms -u '${suite.demo.username}:${suite.demo.password}' \\
+    -H 'content-type: application/json' -d '{"To":"0701234567","Msg":"Reply YES"}'
+  REPLYPATH_URL=${suite.serviceUrls.replypath} REPLYPATH_ADMIN_TOKEN=${suite.adminToken} pnpm replypath list
 
 Ctrl-C stops everything.
 

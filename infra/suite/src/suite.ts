@@ -10,6 +10,7 @@ import type { Logger } from '@msg/logger';
 import { loadLookupLegacyConfig, lookupLegacyService } from '@msg/lookup-legacy';
 import { loadNotifierConfig, notifierService } from '@msg/notifier';
 import { importSnapshotDirectory, loadNumbersConfig, numbersService } from '@msg/numbers';
+import { loadReplypathConfig, replypathService } from '@msg/replypath';
 import {
   type BaseServiceConfig,
   type ServiceDefinition,
@@ -22,6 +23,7 @@ import { startSmscSimulator } from '@msg/smsc-simulator';
 import got from 'got';
 import { type DemoAccount, republishAccounts, seedDemoAccount } from './admin-client.js';
 import type { SuiteConfig } from './config.js';
+import { describePool, seedReplypathPool } from './replypath-pool.js';
 
 const secret = (bytes = 24) => randomBytes(bytes).toString('base64url');
 
@@ -37,6 +39,8 @@ export interface RunningSuite {
   /** Control API of the SMSC simulator, when the suite runs one (no SMSC_BINDS given). */
   smscControlUrl?: string;
   demo: DemoAccount;
+  /** The reply-path pool as seeded, folded into ranges for the start-up output. */
+  replypathPool: string;
   embeddedDatabase: boolean;
   inProcessBus: boolean;
   stop(): Promise<void>;
@@ -103,6 +107,8 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
     const adminToken = config.ADMIN_TOKEN ?? secret();
     /** Bearer token of the numbers service's internal API (for the legacy lookup service). */
     const numbersInternalToken = secret();
+    /** Bearer token of the reply-path service's internal send API (legacy reply-path service). */
+    const replypathInternalToken = secret();
     const adminUrl = await serve(
       adminService,
       loadAdminConfig({ ...common, ADMIN_TOKEN: adminToken }),
@@ -183,6 +189,16 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
       }),
     );
 
+    // The pool API takes the operator's token, as the admin API does.
+    const replypathUrl = await serve(
+      replypathService(),
+      loadReplypathConfig({
+        ...common,
+        REPLYPATH_INTERNAL_TOKEN: replypathInternalToken,
+        REPLYPATH_ADMIN_TOKEN: adminToken,
+      }),
+    );
+
     // /readyz on the gateway waits for the demo account to work end to end (waitUntilUsable).
     let demoUsable = false;
     const gateway = await startGateway(
@@ -194,6 +210,7 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
         UPSTREAM_SMS: smsUrl,
         UPSTREAM_NUMBERS: numbersUrl,
         UPSTREAM_LOOKUP_LEGACY: lookupLegacyUrl,
+        UPSTREAM_REPLYPATH: replypathUrl,
       }),
       {
         logger: logger.child({ service: 'gateway' }),
@@ -215,12 +232,14 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
       'smsc-connector': connectorUrl,
       numbers: numbersUrl,
       'lookup-legacy': lookupLegacyUrl,
+      replypath: replypathUrl,
     };
     // On a developer's machine "ready" means usable end to end: consumers included.
     await Promise.all(started);
     await waitReady(Object.values(serviceUrls), config.READY_TIMEOUT_MS);
     if (!config.KAFKA_BROKERS) await republishAccounts(adminUrl, adminToken);
     await seedDemoAccount(adminUrl, adminToken, demo);
+    const replypathPool = describePool(await seedReplypathPool(replypathUrl, adminToken));
     await waitUntilUsable(gateway.url, demo, config.READY_TIMEOUT_MS);
     demoUsable = true;
 
@@ -231,6 +250,7 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
       serviceUrls,
       ...(smscControlUrl && { smscControlUrl }),
       demo,
+      replypathPool,
       embeddedDatabase: Boolean(embedded),
       inProcessBus: !config.KAFKA_BROKERS,
       stop,

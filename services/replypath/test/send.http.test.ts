@@ -216,7 +216,7 @@ describe('POST /replypath/v1/sendsms', () => {
       const res = await rp.send(acct, '{"To": "0701740195", "Msg": "a\\ud800b"}');
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('VALIDATION_ERROR');
-      expect(res.body.details.loc).toContain('Msg');
+      expect(res.body.details).toMatchObject({ loc: ['body', 'Msg'], type: 'text' });
     });
 
     it('when the body is over the limit, then 400 VALIDATION_ERROR (maxSize)', async () => {
@@ -229,6 +229,14 @@ describe('POST /replypath/v1/sendsms', () => {
         code: 'VALIDATION_ERROR',
         details: { loc: ['body'], type: 'maxSize' },
       });
+    });
+
+    it('when the body is not sent as JSON, then 400 VALIDATION_ERROR (mediaType)', async () => {
+      const res = await rp
+        .send(acct, 'To=0701740197&Msg=Hi')
+        .set('content-type', 'application/x-www-form-urlencoded');
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR', details: { type: 'mediaType' } });
     });
 
     it('when the body is an array, then 400', async () => {

@@ -104,6 +104,9 @@ export async function startTestReplypath(options: TestOptions = {}) {
     /** A request of the pool management API with the operator's token. */
     admin,
 
+    /** supertest on the app, for requests the helpers do not cover. */
+    raw: () => request(app),
+
     /** The outbound events about `transactionId`, once the relay has published them. */
     async published(transactionId: string): Promise<EventEnvelope<SmsOutbound>> {
       return eventually(

@@ -10,7 +10,8 @@ function refuse(details: ErrorDetail[]): never {
   throw new ValidationError(details.map((d) => `${d.loc.join('.')}: ${d.msg}`).join('; '), details);
 }
 
-function parseOne(raw: string, loc: string[]): string {
+/** One pool number in any of the recipient forms, as E.164; 400 naming `loc` otherwise. */
+export function parsePoolNumber(raw: string, loc: string[]): string {
   const n = swedishNumber(raw);
   if (!n.ok) refuse([{ loc, type: n.type, msg: n.msg }]);
   return n.e164;
@@ -22,9 +23,9 @@ function parseOne(raw: string, loc: string[]): string {
  */
 export function poolNumbersOf(input: PoolNumbersInput): string[] {
   if ('numbers' in input)
-    return input.numbers.map((n, i) => parseOne(n, ['body', 'numbers', String(i)]));
-  const from = parseOne(input.from, ['body', 'from']);
-  const to = parseOne(input.to, ['body', 'to']);
+    return input.numbers.map((n, i) => parsePoolNumber(n, ['body', 'numbers', String(i)]));
+  const from = parsePoolNumber(input.from, ['body', 'from']);
+  const to = parsePoolNumber(input.to, ['body', 'to']);
   if (from.length !== to.length) {
     refuse([{ loc: ['body', 'to'], type: 'range', msg: 'must have as many digits as from' }]);
   }
@@ -38,7 +39,7 @@ export function poolNumbersOf(input: PoolNumbersInput): string[] {
   }
   const numbers: string[] = [];
   for (let n = first; n <= last; n += 1n) {
-    numbers.push(parseOne(`+${n}`, ['body', 'from']));
+    numbers.push(parsePoolNumber(`+${n}`, ['body', 'to']));
   }
   return numbers;
 }
