@@ -350,6 +350,21 @@ describe('503 temporary overload or maintenance', () => {
     },
   );
 
+  it('when the replypath service does not know the account yet (its directory lags), then 503 with Retry-After 1, not a 400 about a parameter the caller never sent', async () => {
+    replypath.answerNext({
+      status: 400,
+      body: {
+        code: 'VALIDATION_ERROR',
+        message: 'body.accountId: no such account',
+        details: { loc: ['body', 'accountId'], msg: 'no such account', type: 'unknown' },
+      },
+    });
+    const res = await legacy.post(acct, SEND);
+    expect(res.status).toBe(503);
+    expect(res.headers['retry-after']).toBe('1');
+    expect(res.body.status).toBe('503 Service Unavailable');
+  });
+
   it('when the replypath service is unreachable, then 503', async () => {
     const other = await startTestLegacy(await deadUrl());
     try {

@@ -1,7 +1,7 @@
 import type { AccountState } from '@msg/contracts';
 import { describe, expect, it } from 'vitest';
 import { type FakeReplypath, REPLYPATH_TOKEN } from './fake-replypath.js';
-import { type TestLegacy, withFakeReplypath } from './support.js';
+import { basicHeader, type TestLegacy, withFakeReplypath } from './support.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const DEPRECATION = '@1795478400';
@@ -35,6 +35,17 @@ describe('the three forms of spec 4.4', () => {
         authorization: `Bearer ${REPLYPATH_TOKEN}`,
       },
     ]);
+  });
+
+  it('when the query is form-encoded by hand (+ for a space, reserved characters unescaped), then it is read as such', async () => {
+    const res = await legacy.raw(
+      `GET /v1/replypath/sendsms?To=070-123+45+67&Msg=Hej+d%C3%A5!+(svara)*,; HTTP/1.1\r\nHost: t\r\nAuthorization: ${basicHeader(acct)}`,
+    );
+    expect(res.status).toBe(200);
+    expect(replypath.seen[0]?.body).toMatchObject({
+      To: '070-123 45 67',
+      Msg: 'Hej då! (svara)*,;',
+    });
   });
 
   it('when To and Msg are URL-encoded path segments, then they are decoded (a slash as %2F, UTF-8) and sent', async () => {

@@ -64,6 +64,11 @@ function parseJson(text: string): unknown {
 function refusal(status: number, answer: ErrorAnswer, retryAfter: number): HttpError | undefined {
   switch (status) {
     case 400:
+      // Not the caller's parameter: the account this service authenticated is not (yet) in the
+      // replypath service's directory; both follow accounts.v1, so it catches up in a moment.
+      if (answer.details.some((detail) => detail.loc.includes('accountId'))) {
+        return unavailable(1);
+      }
       return answer.code === 'VALIDATION_ERROR'
         ? new ValidationError(answer.message, answer.details)
         : new HttpError(400, answer.code, answer.message);
