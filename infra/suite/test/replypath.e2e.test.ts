@@ -1,3 +1,4 @@
+import { eventually } from '@msg/testing';
 import got, { type Got } from 'got';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Platform, startEmbedded } from './platform.js';
@@ -16,16 +17,6 @@ interface Submit {
 }
 
 const FICTION = /^\+467017406(0[5-9]|[1-9][0-9])$/;
-
-async function eventually<T>(attempt: () => Promise<T | undefined>, timeoutMs = 20_000) {
-  const started = Date.now();
-  for (;;) {
-    const value = await attempt();
-    if (value !== undefined) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 let platform: Platform;
 let gateway: Got;
@@ -49,12 +40,16 @@ beforeAll(async () => {
     responseType: 'json',
   });
   // The account reaches the replypath service over the bus: a dry run answers once it has.
-  await eventually(async () => {
-    const res = await gateway.post('replypath/v1/sendsms?instantiate=false', {
-      json: { To: '0701234599', Msg: 'x' },
-    });
-    return res.statusCode === 200 ? true : undefined;
-  });
+  await eventually(
+    async () => {
+      const res = await gateway.post('replypath/v1/sendsms?instantiate=false', {
+        json: { To: '0701234599', Msg: 'x' },
+      });
+      return res.statusCode === 200 ? true : undefined;
+    },
+    'the account at the replypath service',
+    20_000,
+  );
 }, 180_000);
 
 afterAll(async () => {
@@ -62,12 +57,16 @@ afterAll(async () => {
 }, 60_000);
 
 async function submitsTo(number: string): Promise<Submit[]> {
-  return eventually(async () => {
-    const mine = (await smsc.get<Submit[]>('submits')).body.filter(
-      (s) => `+${s.destinationAddr}` === number,
-    );
-    return mine.length > 0 ? mine : undefined;
-  });
+  return eventually(
+    async () => {
+      const mine = (await smsc.get<Submit[]>('submits')).body.filter(
+        (s) => `+${s.destinationAddr}` === number,
+      );
+      return mine.length > 0 ? mine : undefined;
+    },
+    `a submit_sm to ${number}`,
+    20_000,
+  );
 }
 
 describe('reply-path SMS through the gateway to the SMSC', () => {

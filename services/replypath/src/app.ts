@@ -1,6 +1,6 @@
 import type { AccountLookup } from '@msg/auth';
 import { openapiDocumentPath } from '@msg/contracts';
-import { createService, type ReadinessCheck } from '@msg/http';
+import { createService, type IdempotencyStore, type ReadinessCheck } from '@msg/http';
 import type { Logger } from '@msg/logger';
 import type { RequestHandler } from 'express';
 import type { Registry } from 'prom-client';
@@ -20,6 +20,8 @@ import type { PoolStore } from './pool/pool-store.js';
 export interface ReplypathAppDeps {
   sender: Sender;
   poolStore: PoolStore;
+  /** Idempotency-Key records of POST /replypath/v1/sendsms (createPostgresIdempotencyStore). */
+  idempotencyStore: IdempotencyStore;
   /** Accounts of the internal send (the caller authenticated them). */
   accounts: AccountLookup;
   /**
@@ -62,6 +64,7 @@ export function createApp(deps: ReplypathAppDeps) {
       internalBearer: deps.internalBearer,
       poolAdminBearer: deps.poolAdminBearer,
     },
+    idempotency: { store: deps.idempotencyStore, scope: (req) => req.account?.id },
     routes: (app) => {
       app.get('/replypath/v1/health', getHealth());
       app.post('/replypath/v1/sendsms', sendSms(deps.sender));

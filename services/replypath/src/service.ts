@@ -8,6 +8,7 @@ import {
 } from '@msg/auth';
 import { OUTBOX_MIGRATIONS_DIR } from '@msg/bus';
 import { Topics } from '@msg/contracts';
+import { createPostgresIdempotencyStore, IDEMPOTENCY_MIGRATIONS_DIR } from '@msg/http';
 import { defineService, type ServiceDependencies, startWithBackground } from '@msg/service-kit';
 import { createApp } from './app.js';
 import { loadReplypathConfig, type ReplypathConfig } from './config.js';
@@ -16,10 +17,14 @@ import { createSender } from './messages/sender.js';
 import { createPoolStore } from './pool/pool-store.js';
 import { REPLYPATH_SCHEMA } from './schema.js';
 
-/** What the schema is made of: the outbox (@msg/bus), the rate buckets (@msg/auth), its tables. */
+/**
+ * What the schema is made of: the outbox (@msg/bus), the rate buckets (@msg/auth), the
+ * Idempotency-Key records (@msg/http), its tables.
+ */
 export const REPLYPATH_MIGRATIONS = [
   OUTBOX_MIGRATIONS_DIR,
   RATE_LIMIT_MIGRATIONS_DIR,
+  IDEMPOTENCY_MIGRATIONS_DIR,
   fileURLToPath(new URL('../prisma/migrations', import.meta.url)),
 ];
 
@@ -46,6 +51,10 @@ export function replypathService(options: ReplypathServiceOptions = {}) {
       const app = createApp({
         sender: createSender({ pool: kit.pool, quarantineMs: config.REPLYPATH_QUARANTINE, now }),
         poolStore: createPoolStore(kit.pool, now),
+        idempotencyStore: createPostgresIdempotencyStore({
+          pool: kit.pool,
+          schema: REPLYPATH_SCHEMA,
+        }),
         accounts: directory,
         // 401 Basic challenge, 403 disabled / no 'replypath' / outside the IP allow-list, 429.
         basicAuth: basicAccountAccess(createCredentialVerifier({ directory }), {

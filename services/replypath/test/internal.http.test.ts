@@ -66,15 +66,16 @@ describe('POST /internal/v1/sendsms (the legacy reply-path service)', () => {
     expect(res.body.details).toMatchObject({ loc: ['body', 'To'], type: 'not_swedish' });
   });
 
-  it('when the account is unknown, then 400 naming accountId', async () => {
+  it('when the account is unknown (the directory lags), then 503 with Retry-After', async () => {
     const res = await rp.internalSend({
       accountId: '00000000-0000-4000-8000-000000000000',
       source: 'replypath-legacy',
       To: '0701740303',
       Msg: 'Hi',
     });
-    expect(res.status).toBe(400);
-    expect(res.body.details.loc).toEqual(['body', 'accountId']);
+    expect(res.status).toBe(503);
+    expect(res.headers['retry-after']).toBe('1');
+    expect(res.body.code).toBe('SERVICE_UNAVAILABLE');
   });
 
   it('when the pool has no number free for the recipient, then 429 POOL_EXHAUSTED with Retry-After', async () => {

@@ -143,6 +143,34 @@ describe('POST /replypath/v1/sendsms', () => {
     });
   });
 
+  describe('when a send is retried with the same Idempotency-Key', () => {
+    it('then the first answer is replayed: one message, one number, one event', async () => {
+      const body = { To: recipient(), Msg: 'Once' };
+      const first = await rp.send(acct, body).set('idempotency-key', 'retry-1');
+      const again = await rp.send(acct, body).set('idempotency-key', 'retry-1');
+      expect(again.status).toBe(200);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body).toEqual(first.body);
+      const { rows } = await rp.pool.query(
+        'SELECT count(*)::int AS n FROM replypath.reservations WHERE recipient = $1',
+        [first.body.DestinationAddress],
+      );
+      expect(rows[0].n).toBe(1);
+    });
+
+    it('when the body differs, then 422 naming the header', async () => {
+      await rp.send(acct, { To: recipient(), Msg: 'A' }).set('idempotency-key', 'retry-2');
+      const res = await rp
+        .send(acct, { To: recipient(), Msg: 'B' })
+        .set('idempotency-key', 'retry-2');
+      expect(res.status).toBe(422);
+      expect(res.body).toMatchObject({
+        code: 'IDEMPOTENCY_KEY_REUSED',
+        details: { loc: ['header', 'Idempotency-Key'] },
+      });
+    });
+  });
+
   describe('when instantiate=false', () => {
     it('then the answer shows the number that would be used, and nothing is stored or sent', async () => {
       const to = recipient();

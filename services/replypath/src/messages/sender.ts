@@ -31,7 +31,7 @@ export interface SendOptions {
 
 /** The SMS centre's shortest validity; VP 0 (no reply window) is sent with it. */
 const MIN_VALIDITY_MINUTES = 1;
-/** Whole-transaction attempts when the exclusion constraint refuses a pair (a lost race). */
+/** Whole-transaction attempts after a lost race (isLostRace). */
 const ATTEMPTS = 3;
 
 function outboundOf(
@@ -55,8 +55,14 @@ function outboundOf(
   };
 }
 
-function isExclusionViolation(err: unknown): boolean {
-  return classifyDatabaseError(err)?.sqlState === '23P01';
+/**
+ * A lost race worth running the whole transaction again for: the exclusion constraint refused a
+ * pair (23P01, only possible for a writer that skipped the per-recipient lock), or two requests
+ * with several recipients waited on each other's number rows in a tight pool (40P01).
+ */
+function isLostRace(err: unknown): boolean {
+  const state = classifyDatabaseError(err)?.sqlState;
+  return state === '23P01' || state === '40P01';
 }
 
 /**
@@ -146,8 +152,7 @@ export function createSender({
             TransactionId: r.transactionId,
           }));
         } catch (err) {
-          // Only a writer that bypassed the per-recipient lock can lose this race; try again.
-          if (attempt >= ATTEMPTS || !isExclusionViolation(err)) throw err;
+          if (attempt >= ATTEMPTS || !isLostRace(err)) throw err;
         }
       }
     },

@@ -1,6 +1,6 @@
 import type { AccountLookup } from '@msg/auth';
 import type { components } from '@msg/contracts/replypath';
-import { ValidationError } from '@msg/http';
+import { UpstreamUnavailableError } from '@msg/http';
 import type { RequestHandler } from 'express';
 import { checkSendRequest } from '../messages/send-request.js';
 import type { Sender } from '../messages/sender.js';
@@ -18,7 +18,9 @@ export function sendSmsInternal(
   return async (req, res) => {
     const { accountId, source, ...fields } = req.body;
     const account = accounts.byId(accountId);
-    if (!account) throw ValidationError.field(['body', 'accountId'], 'unknown', 'no such account');
+    // The caller authenticated this account, so an unknown id means this replica's directory
+    // has not caught up with accounts.v1 yet: a moment later it will have.
+    if (!account) throw new UpstreamUnavailableError('the account is not known here yet', 1);
     const sms = checkSendRequest(fields);
     const results = await sender.send(account, sms, {
       source,
