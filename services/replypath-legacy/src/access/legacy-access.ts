@@ -9,6 +9,7 @@ import {
   type RequestRateLimiter,
   rateLimit,
 } from '@msg/auth';
+import type { AccountState } from '@msg/contracts';
 import { UnauthorizedError } from '@msg/http';
 import { type RequestHandler, Router } from 'express';
 
@@ -30,6 +31,19 @@ export const REFUSALS = {
 const refuse = (message: string) => new UnauthorizedError(message, CHALLENGE);
 
 /**
+ * The first refusal of rule 5.3 that an authenticated account meets, in this order: inactive,
+ * no access to the service, prepaid without funds, IP address not whitelisted; null when none.
+ */
+export function legacyRefusal(account: AccountState, ip: string | undefined): string | null {
+  const standing = accountStanding(account);
+  if (standing === 'inactive') return REFUSALS.inactive;
+  if (!account.permissions.includes(PERMISSION)) return REFUSALS.noAccess;
+  if (standing === 'no-funds') return REFUSALS.noFunds;
+  if (!ipAllowed(account, ip)) return REFUSALS.ip;
+  return null;
+}
+
+/**
  * The access chain of the legacy interface, run as the document's basicAuth before the body rules:
  * every refusal is a 401 with the Basic challenge (spec 7.3, rule 5.3), each with its own message,
  * in this order: credentials, inactive account, no access to the service, prepaid account without
@@ -46,24 +60,7 @@ export function legacyAccountAccess(
   const chain = Router();
   chain.use(
     authenticate(passport, 'basic', { onFailure: () => refuse(REFUSALS.credentials) }),
-    accountGuard(
-      (account) => (accountStanding(account) === 'inactive' ? REFUSALS.inactive : null),
-      {
-        deny: refuse,
-      },
-    ),
-    accountGuard(
-      (account) => (account.permissions.includes(PERMISSION) ? null : REFUSALS.noAccess),
-      {
-        deny: refuse,
-      },
-    ),
-    accountGuard((account) => (accountStanding(account) === 'no-funds' ? REFUSALS.noFunds : null), {
-      deny: refuse,
-    }),
-    accountGuard((account, req) => (ipAllowed(account, req.ip) ? null : REFUSALS.ip), {
-      deny: refuse,
-    }),
+    accountGuard((account, req) => legacyRefusal(account, req.ip), { deny: refuse }),
     rateLimit(
       limiter,
       (req) =>
