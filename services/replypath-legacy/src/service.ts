@@ -43,7 +43,8 @@ export const replypathLegacyService = defineService({
       trustProxy: config.TRUSTED_PROXIES,
       validateResponses: config.NODE_ENV === 'test',
     });
-    return { app };
+    /** The account directory (accounts.v1): tests wait on it. */
+    return { app, accounts: directory };
   },
 });
 

@@ -81,7 +81,12 @@ describe('against the real replypath service', () => {
       passwordHash: await hashSecret(PASSWORD),
       permissions: ['replypath'],
     });
-    await publishAccount(runtime.bus, acct, (s) => replypath.accounts.byId(s.id) !== undefined);
+    await publishAccount(
+      runtime.bus,
+      acct,
+      (s) =>
+        replypath.accounts.byId(s.id) !== undefined && legacy.accounts.byId(s.id) !== undefined,
+    );
 
     const sent = await request(legacy.app)
       .get(SENDSMS)

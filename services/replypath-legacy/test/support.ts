@@ -37,8 +37,9 @@ export async function startTestLegacy(replypathUrl: string, { timeout = '2s' } =
       return accountState({ passwordHash, permissions: ['replypath'], ...overrides });
     },
 
-    /** Publishes as the admin service does, then gives the directory a moment to read it. */
-    publishAccount: (state: AccountState) => publishAccount(runtime.bus, state),
+    /** Publishes as the admin service does and waits until the service knows this version. */
+    publishAccount: (state: AccountState) =>
+      publishAccount(runtime.bus, state, (s) => service.accounts.byId(s.id)?.version === s.version),
 
     /** GET with To and Msg in the query. */
     getQuery(acct: AccountState, query: Record<string, string>, password = PASSWORD) {
