@@ -11,6 +11,7 @@ import { loadLookupLegacyConfig, lookupLegacyService } from '@msg/lookup-legacy'
 import { loadNotifierConfig, notifierService } from '@msg/notifier';
 import { importSnapshotDirectory, loadNumbersConfig, numbersService } from '@msg/numbers';
 import { loadReplypathConfig, replypathService } from '@msg/replypath';
+import { loadReplypathLegacyConfig, replypathLegacyService } from '@msg/replypath-legacy';
 import {
   type BaseServiceConfig,
   type ServiceDefinition,
@@ -207,6 +208,17 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
       }),
     );
 
+    // The legacy reply-path interface (deprecated) sends through the replypath service's
+    // internal API, on its internal address: same pool, reservations and callbacks.
+    const replypathLegacyUrl = await serve(
+      replypathLegacyService,
+      loadReplypathLegacyConfig({
+        ...common,
+        REPLYPATH_URL: replypathUrl,
+        REPLYPATH_INTERNAL_TOKEN: replypathInternalToken,
+      }),
+    );
+
     // /readyz on the gateway waits for the demo account to work end to end (waitUntilUsable).
     let demoUsable = false;
     const gateway = await startGateway(
@@ -219,6 +231,7 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
         UPSTREAM_NUMBERS: numbersUrl,
         UPSTREAM_LOOKUP_LEGACY: lookupLegacyUrl,
         UPSTREAM_REPLYPATH: replypathUrl,
+        UPSTREAM_REPLYPATH_LEGACY: replypathLegacyUrl,
       }),
       {
         logger: logger.child({ service: 'gateway' }),
@@ -241,6 +254,7 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
       numbers: numbersUrl,
       'lookup-legacy': lookupLegacyUrl,
       replypath: replypathUrl,
+      'replypath-legacy': replypathLegacyUrl,
     };
     // On a developer's machine "ready" means usable end to end: consumers included.
     await Promise.all(started);

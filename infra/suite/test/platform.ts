@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createLogger } from '@msg/logger';
-import got from 'got';
+import got, { type Got } from 'got';
 import pg from 'pg';
 import { loadSuiteConfig } from '../src/config.js';
 import { startSuite } from '../src/suite.js';
@@ -370,4 +370,36 @@ export async function startSmsProcesses(options: SmsPlatformOptions = {}): Promi
     await group.stop();
     throw error;
   }
+}
+
+/** An account created through the admin API and a client of the gateway with its password. */
+export interface GatewayAccount {
+  name: string;
+  /** `Basic …` of the account. */
+  basic: string;
+  /** The gateway with the account's Basic credentials; answers instead of throwing on 4xx/5xx. */
+  gateway: Got;
+}
+
+/** Creates an account with `permissions` (a fresh name from `prefix`) on a running platform. */
+export async function createGatewayAccount(
+  platform: Platform,
+  prefix: string,
+  permissions: string[],
+): Promise<GatewayAccount> {
+  const name = `${prefix}${Date.now().toString(36)}`;
+  const password = randomBytes(12).toString('base64url');
+  await got.post(`${platform.adminUrl}/internal/v1/accounts`, {
+    headers: { authorization: `Bearer ${platform.adminToken}` },
+    json: { name, password, permissions },
+  });
+  const basic = `Basic ${Buffer.from(`${name}:${password}`).toString('base64')}`;
+  const gateway = got.extend({
+    prefixUrl: platform.gatewayUrl,
+    headers: { authorization: basic },
+    throwHttpErrors: false,
+    retry: { limit: 0 },
+    responseType: 'json',
+  });
+  return { name, basic, gateway };
 }

@@ -31,6 +31,11 @@ export {
   callbackRequestMessage,
   callbackRequestSchema,
 } from './callbacks.js';
+export {
+  type Deprecation,
+  deprecationHeaders,
+  REPLYPATH_LEGACY_DEPRECATION,
+} from './deprecation.js';
 export { type EventEnvelope, envelopeSchema, makeEvent, SCHEMA_VERSION } from './envelope.js';
 export {
   type ContractTopic,

@@ -10,6 +10,7 @@ export type OpenApiDocumentName =
   | 'lookup-legacy'
   | 'numbers'
   | 'replypath'
+  | 'replypath-legacy'
   | 'sms';
 
 /** Absolute path of an OpenAPI document shipped in this package (the single source of truth of its interface). */

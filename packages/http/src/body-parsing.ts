@@ -27,11 +27,10 @@ function checkUrlText(req: Request): void {
   checkQueryEncoding(req.originalUrl);
   checkTextDeep(req.query, ['query']);
   for (const segment of req.path.split('/')) {
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(segment);
-    } catch {
-      continue; // The router refuses undecodable parameters itself (400).
+    const decoded = decodedOrUndefined(segment, { plusIsSpace: false });
+    // The router would refuse it too, but in words naming its internals ("malformed uri").
+    if (decoded === undefined) {
+      throw ValidationError.field(['path'], 'encoding', 'must be percent-encoded UTF-8 text');
     }
     checkText(decoded, ['path']);
   }
@@ -56,9 +55,9 @@ function checkQueryEncoding(url: string): void {
   }
 }
 
-function decodedOrUndefined(raw: string): string | undefined {
+function decodedOrUndefined(raw: string, { plusIsSpace = true } = {}): string | undefined {
   try {
-    return decodeURIComponent(raw.replace(/\+/g, ' '));
+    return decodeURIComponent(plusIsSpace ? raw.replace(/\+/g, ' ') : raw);
   } catch {
     return undefined;
   }

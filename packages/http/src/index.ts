@@ -39,3 +39,8 @@ export {
   type ServerOptions,
   startServer,
 } from './start-server.js';
+export {
+  type StatusLineFormatOptions,
+  statusLine,
+  statusLineErrorFormat,
+} from './status-line-format.js';

@@ -97,4 +97,14 @@ describe('sendMessage (POST /v1/messages): input rules', () => {
     const fine = await request(app).get('/v1/messages?limit=%C3%A5+b');
     expect(fine.body.details?.[0]?.type).not.toBe('encoding');
   });
+
+  it('when a path segment is not percent-encoded UTF-8, then 400 says so in the same words', async () => {
+    for (const value of ['%ED%A0%80', '%FF', '%zz']) {
+      const res = await request(app).get(`/v1/messages/m${value}`);
+      expect(res.status).toBe(400);
+      expect(res.body.details).toEqual([
+        { loc: ['path'], type: 'encoding', msg: 'must be percent-encoded UTF-8 text' },
+      ]);
+    }
+  });
 });

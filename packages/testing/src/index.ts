@@ -16,6 +16,7 @@ export {
   jsmppSmscMissing,
   startJsmppSmsc,
 } from './jsmpp-smsc.js';
+export { deadUrl, type LocalServer, listenLocal } from './local-server.js';
 export { type PrivateKafka, startPrivateKafka } from './private-kafka.js';
 export { publishAccount } from './publish-account.js';
 export { createScratchDatabase, type ScratchDatabase } from './scratch-database.js';

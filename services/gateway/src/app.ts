@@ -67,8 +67,12 @@ export function createApp(deps: GatewayDeps): express.Express {
   const exchangeOf = (req: IncomingMessage) => exchanges.get(req);
 
   const fail = (req: Request, res: Response, error: HttpError) => {
-    const style = exchangeOf(req)?.route?.errors ?? 'json';
-    const rendered = renderGatewayError(error, style, req, config.PROBLEM_TYPE_BASE);
+    const rendered = renderGatewayError(
+      error,
+      exchangeOf(req)?.route,
+      req,
+      config.PROBLEM_TYPE_BASE,
+    );
     res.status(rendered.status).set(rendered.headers);
     res.setHeader('Content-Type', rendered.contentType);
     res.end(JSON.stringify(rendered.body));
@@ -97,12 +101,7 @@ export function createApp(deps: GatewayDeps): express.Express {
   app.disable('x-powered-by');
   // Requests Node's parser refuses (431, 400) answered in the format of the route of their path.
   renderClientErrorsWith(app, (error, path) =>
-    renderGatewayError(
-      error,
-      matchRoute(path)?.errors ?? 'json',
-      { path } as Request,
-      config.PROBLEM_TYPE_BASE,
-    ),
+    renderGatewayError(error, matchRoute(path), { path } as Request, config.PROBLEM_TYPE_BASE),
   );
   const trusted = config.TRUSTED_PROXIES ?? [];
   app.set('trust proxy', trusted.length > 0 ? [...trusted] : false);

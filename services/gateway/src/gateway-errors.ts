@@ -1,11 +1,13 @@
+import { deprecationHeaders } from '@msg/contracts';
 import {
   type HttpError,
   jsonErrorFormat,
   problemErrorFormat,
+  statusLineErrorFormat,
   UpstreamUnavailableError,
 } from '@msg/http';
 import type { Request } from 'express';
-import type { ErrorStyle } from './routes.js';
+import type { PublicRoute } from './routes.js';
 
 export interface RenderedError {
   status: number;
@@ -17,19 +19,38 @@ export interface RenderedError {
 /**
  * Number intelligence lists its error types (spec 7.6); its clients handle 503
  * `/service-unavailable` with Retry-After but know no 502 or 504. So on problem routes an
- * unreachable or slow upstream is "lookup cannot be completed now": 503, retry shortly.
+ * unreachable or slow upstream is "lookup cannot be completed now": 503, retry shortly. The
+ * legacy reply-path's table (7.3) has no 502 or 504 either: 503 "temporary overload".
  */
 const UPSTREAM_FAILURE = new Set([502, 503, 504]);
 const RETRY_AFTER_SECONDS = 5;
 
-/** An error the gateway produces itself, in the format of the interface the route belongs to. */
+/**
+ * An error the gateway produces itself, in the format of the interface the route belongs to
+ * (`json` when no route owns the path), with the route's deprecation headers when it has some.
+ */
 export function renderGatewayError(
   error: HttpError,
-  style: ErrorStyle,
+  route: Pick<PublicRoute, 'errors' | 'deprecation'> | undefined,
+  req: Request,
+  problemTypeBase: string,
+): RenderedError {
+  const rendered = renderInStyle(error, route?.errors ?? 'json', req, problemTypeBase);
+  if (!route?.deprecation) return rendered;
+  return {
+    ...rendered,
+    headers: { ...rendered.headers, ...deprecationHeaders(route.deprecation) },
+  };
+}
+
+function renderInStyle(
+  error: HttpError,
+  style: PublicRoute['errors'],
   req: Request,
   problemTypeBase: string,
 ): RenderedError {
   if (style === 'problem') return renderProblem(error, req, problemTypeBase);
+  if (style === 'status-line') return renderStatusLine(error);
   // The services' own default format, so a caller cannot tell who answered from the shape.
   const { status, body } = jsonErrorFormat(error, req);
   return {
@@ -37,6 +58,20 @@ export function renderGatewayError(
     contentType: 'application/json; charset=utf-8',
     headers: { ...error.headers },
     body,
+  };
+}
+
+/** Legacy reply-path (@msg/http statusLineErrorFormat: 413 is a 400 there, 502 and 504 a 503). */
+function renderStatusLine(error: HttpError): RenderedError {
+  const shown = UPSTREAM_FAILURE.has(error.status)
+    ? new UpstreamUnavailableError(error.message, RETRY_AFTER_SECONDS)
+    : error;
+  const rendered = statusLineErrorFormat()(shown);
+  return {
+    status: rendered.status,
+    contentType: 'application/json; charset=utf-8',
+    headers: { ...shown.headers, ...rendered.headers },
+    body: rendered.body,
   };
 }
 

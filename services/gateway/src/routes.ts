@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+import { type Deprecation, REPLYPATH_LEGACY_DEPRECATION } from '@msg/contracts';
 /**
  * THE routing table of the platform: which service owns each public path prefix. Paths are
  * forwarded unchanged (no prefix stripping): every service owns its full public paths, as its
@@ -23,10 +24,11 @@ export type UpstreamService = (typeof UPSTREAM_SERVICES)[number];
 
 /**
  * How the gateway renders the errors it produces itself (413, 502, 504) on a route: in that
- * interface's own format. Number intelligence answers `application/problem+json` (spec 7.6);
- * every other interface behind the gateway accepts `{ code, message, details }`.
+ * interface's own format. Number intelligence answers `application/problem+json` (spec 7.6), the
+ * legacy reply-path `{ status, message }` with the status line (spec 7.3); every other interface
+ * behind the gateway accepts `{ code, message, details }`.
  */
-export type ErrorStyle = 'json' | 'problem';
+export type ErrorStyle = 'json' | 'problem' | 'status-line';
 
 export interface PublicRoute {
   /** Matched on whole segments: '/v1/sms' matches '/v1/sms' and '/v1/sms/send', not '/v1/smsx'. */
@@ -38,6 +40,8 @@ export interface PublicRoute {
    * access log keeps these literal words and masks every other segment after the prefix.
    */
   readonly loggedWords?: readonly string[];
+  /** A deprecated interface: the gateway's own errors carry its Deprecation and Link headers too. */
+  readonly deprecation?: Deprecation;
 }
 
 export const ROUTES: readonly PublicRoute[] = [
@@ -50,8 +54,9 @@ export const ROUTES: readonly PublicRoute[] = [
   {
     prefix: '/v1/replypath',
     service: 'replypath-legacy',
-    errors: 'json',
+    errors: 'status-line',
     loggedWords: ['sendsms', 'health'],
+    deprecation: REPLYPATH_LEGACY_DEPRECATION,
   },
   // Testers are addressed by phone number.
   {

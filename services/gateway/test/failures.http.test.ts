@@ -178,3 +178,71 @@ describe('number intelligence routes (application/problem+json)', () => {
     expect(res.headers['content-type']).toMatch(/^application\/json/);
   });
 });
+
+describe('legacy reply-path routes ({ status, message }, spec 7.3)', () => {
+  const DEPRECATION = '@1795478400';
+  const SUCCESSOR = '</replypath/v1/sendsms>; rel="successor-version"';
+
+  it('when replypath-legacy is down, then 503 with the status line, Retry-After and the deprecation headers', async () => {
+    gateway = await startTestGateway({ UPSTREAM_REPLYPATH_LEGACY: await deadUrl() });
+    const res = await request(gateway.url).get('/v1/replypath/sendsms?To=0701234567&Msg=x');
+    expect(res.status).toBe(503);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.headers['retry-after']).toBe('5');
+    expect(res.headers.deprecation).toBe(DEPRECATION);
+    expect(res.headers.link).toBe(SUCCESSOR);
+    expect(res.body).toEqual({
+      status: '503 Service Unavailable',
+      message: 'replypath-legacy is unavailable',
+    });
+  });
+
+  it('when replypath-legacy is slow or not deployed, then 503 as well (the table has no 502 or 504)', async () => {
+    upstream = await silentUpstream();
+    gateway = await startTestGateway({
+      UPSTREAM_REPLYPATH_LEGACY: upstream.url,
+      UPSTREAM_TIMEOUT_MS: '200',
+    });
+    const slow = await request(gateway.url).post('/v1/replypath/sendsms').send({});
+    expect(slow.status).toBe(503);
+    expect(slow.body).toEqual({
+      status: '503 Service Unavailable',
+      message: 'replypath-legacy is unavailable: no answer within 200 ms',
+    });
+    await gateway.close();
+    gateway = await startTestGateway({});
+    const absent = await request(gateway.url).post('/v1/replypath/sendsms').send({});
+    expect(absent.status).toBe(503);
+    expect(absent.body).toEqual({
+      status: '503 Service Unavailable',
+      message: 'replypath-legacy is not deployed',
+    });
+  });
+
+  it('when the body is over BODY_LIMIT, then 400 (an invalid request in the table of 7.3, not 413)', async () => {
+    upstream = await silentUpstream();
+    gateway = await startTestGateway({
+      UPSTREAM_REPLYPATH_LEGACY: upstream.url,
+      BODY_LIMIT: '1kb',
+    });
+    const res = await request(gateway.url)
+      .post('/v1/replypath/sendsms')
+      .send({ To: '0701234567', Msg: 'x'.repeat(2000) });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      status: '400 Bad Request',
+      message: 'Request body larger than 1024 bytes',
+    });
+  });
+
+  it('when the path has an empty segment, then 404 with the status line', async () => {
+    gateway = await startTestGateway({});
+    const res = await request(gateway.url).get('/v1//replypath/sendsms?To=0701234567&Msg=x');
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({
+      status: '404 Not Found',
+      message: 'No operation at this path: it has empty or dot segments',
+    });
+    expect(res.headers.deprecation).toBe(DEPRECATION);
+  });
+});

@@ -6,6 +6,7 @@ import { ROUTES, UPSTREAM_SERVICES, type UpstreamService } from '../src/routes.j
 import {
   type EchoUpstream,
   echoUpstream,
+  open,
   type RunningGateway,
   startTestGateway,
 } from './support.js';
@@ -80,6 +81,53 @@ describe('routing public paths to services', () => {
     expect(res.status).toBe(404);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.body).toEqual({ code: 'NOT_FOUND', message: 'No public interface at this path' });
+  });
+
+  describe('legacy reply-path (/v1/replypath) and the current one (/replypath/v1)', () => {
+    it.each([
+      ['GET', '/v1/replypath/sendsms?To=0701234567&Msg=Hej%20d%C3%A5', 'replypath-legacy'],
+      ['GET', '/v1/replypath/sendsms/%2B46701234567/ja%2Fnej', 'replypath-legacy'],
+      ['POST', '/v1/replypath/sendsms', 'replypath-legacy'],
+      ['POST', '/replypath/v1/sendsms', 'replypath'],
+    ] as const)(
+      'when %s %s arrives, then %s gets it, path and query unchanged',
+      async (method, path, service) => {
+        const res = await request(gateway.url)[method === 'GET' ? 'get' : 'post'](path);
+        expect(res.status).toBe(200);
+        expect(res.body.service).toBe(service);
+        expect(res.body.url).toBe(path);
+      },
+    );
+
+    it('when no other prefix could catch /v1/replypath, then only the legacy service ever sees it', async () => {
+      const before = new Map([...upstreams].map(([name, u]) => [name, u.seen.length]));
+      await request(gateway.url).get('/v1/replypath/sendsms?To=0701234567&Msg=x');
+      for (const [name, upstream] of upstreams) {
+        const added = upstream.seen.length - (before.get(name) ?? 0);
+        expect(added, name).toBe(name === 'replypath-legacy' ? 1 : 0);
+      }
+    });
+
+    it('when a POST comes chunked, then it reaches the service chunked, without a Content-Length (the service answers 411)', async () => {
+      const { req, response } = open(gateway.url, '/v1/replypath/sendsms', {
+        'content-type': 'application/json',
+        'transfer-encoding': 'chunked',
+      });
+      req.write('{"To":"0701234567",');
+      req.end('"Msg":"x"}');
+      const { res, body } = await response;
+      expect(res.statusCode).toBe(200);
+      const seen = JSON.parse(body);
+      expect(seen.headers['transfer-encoding']).toBe('chunked');
+      expect(seen.headers['content-length']).toBeUndefined();
+      expect(seen.bodyBytes).toBe(29);
+    });
+
+    it('when a POST has a Content-Length, then the service gets the same one', async () => {
+      const body = JSON.stringify({ To: '0701234567', Msg: 'x' });
+      const res = await request(gateway.url).post('/v1/replypath/sendsms').type('json').send(body);
+      expect(res.body.headers['content-length']).toBe(String(body.length));
+    });
   });
 
   describe('admin (internal only)', () => {

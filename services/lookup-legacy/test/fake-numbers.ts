@@ -1,5 +1,4 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenLocal } from '@msg/testing';
 import express from 'express';
 
 export const NUMBERS_TOKEN = 'internal-token-for-tests';
@@ -88,11 +87,9 @@ export async function startFakeNumbers() {
       ...(aspects?.includes('live_status') && liveAspects('reachable')),
     });
   });
-  const server: Server = createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const server = await listenLocal(app);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: server.url,
     seen,
     answer(digits: string, answer: FakeAnswer) {
       answers.set(digits, answer);
@@ -101,21 +98,8 @@ export async function startFakeNumbers() {
       answers.clear();
       seen.length = 0;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: server.close,
   };
 }
 
 export type FakeNumbers = Awaited<ReturnType<typeof startFakeNumbers>>;
-
-/** A URL on 127.0.0.1 where nothing listens (a port just freed). */
-export async function deadUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
-}

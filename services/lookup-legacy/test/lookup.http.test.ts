@@ -1,9 +1,8 @@
 import type { AccountState } from '@msg/contracts';
-import { startTestRuntime } from '@msg/testing';
+import { deadUrl, startTestRuntime } from '@msg/testing';
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
-  deadUrl,
   type FakeNumbers,
   liveAspects,
   NUMBERS_TOKEN,
