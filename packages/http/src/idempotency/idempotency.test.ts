@@ -44,7 +44,7 @@ describe('postsTakingIdempotencyKey', () => {
       }
     }
     expect(without.sort()).toEqual([...EXEMPT].sort());
-    // sms send, batch create, replypath send, admin republish/disable/enable/top-ups…: the keyed ones.
+    // sms send, batch create and cancel, replypath send, admin republish, disable, enable, top-ups.
     expect(keyed).toBe(8);
   });
 });
