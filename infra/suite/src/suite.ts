@@ -203,6 +203,7 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
       replypathService(),
       loadReplypathConfig({
         ...common,
+        ...billing,
         REPLYPATH_INTERNAL_TOKEN: replypathInternalToken,
         REPLYPATH_ADMIN_TOKEN: adminToken,
       }),

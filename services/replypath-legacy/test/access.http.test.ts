@@ -107,22 +107,33 @@ describe('401 of spec 7.3 and rule 5.3, each with its own message and the Basic 
     expect((await legacy.getQuery(acct, SEND)).status).toBe(200);
   });
 
-  it('when the replypath service refuses the account (its exact prepaid debit: 402), then 401 with its message', async () => {
+  it.each([403, 402])(
+    'when the replypath service refuses the send for funds (its exact prepaid debit: %i INSUFFICIENT_FUNDS), then 401 "prepaid account without funds"',
+    async (status) => {
+      const acct = await legacy.publishAccount(legacy.account());
+      replypath.answerNext({
+        status,
+        body: {
+          code: 'INSUFFICIENT_FUNDS',
+          message: 'prepaid balance does not cover 1 SMS part; top up the account',
+        },
+      });
+      const res = await legacy.post(acct, SEND);
+      expect(res.status).toBe(401);
+      expect(res.headers['www-authenticate']).toBe(CHALLENGE);
+      expect(res.body).toEqual({ status: '401 Unauthorized', message: REFUSALS.noFunds });
+    },
+  );
+
+  it('when the replypath service refuses the account with another 403, then 401 with its message', async () => {
     const acct = await legacy.publishAccount(legacy.account());
     replypath.answerNext({
-      status: 402,
-      body: {
-        code: 'INSUFFICIENT_FUNDS',
-        message: 'prepaid balance does not cover 1 SMS part; top up the account',
-      },
+      status: 403,
+      body: { code: 'FORBIDDEN', message: 'account disabled' },
     });
     const res = await legacy.post(acct, SEND);
     expect(res.status).toBe(401);
-    expect(res.headers['www-authenticate']).toBe(CHALLENGE);
-    expect(res.body).toEqual({
-      status: '401 Unauthorized',
-      message: 'prepaid balance does not cover 1 SMS part; top up the account',
-    });
+    expect(res.body).toEqual({ status: '401 Unauthorized', message: 'account disabled' });
   });
 });
 

@@ -1,9 +1,19 @@
-import { durationMs, loadConfig, secret, serviceSettings, trustSettings, z } from '@msg/config';
+import {
+  durationMs,
+  loadConfig,
+  prepaidBillingSettings,
+  secret,
+  serviceSettings,
+  trustSettings,
+  z,
+} from '@msg/config';
 
 /** The service's own settings; DATABASE_URL and KAFKA_BROKERS are the service kit's. */
 export const replypathSettings = z.object({
   ...serviceSettings.shape,
   ...trustSettings.shape,
+  // ADMIN_URL, BILLING_INTERNAL_TOKEN: prepaid accounts pay per SMS part at acceptance.
+  ...prepaidBillingSettings.shape,
   REPLYPATH_INTERNAL_TOKEN: secret()
     .optional()
     .describe(

@@ -3,13 +3,14 @@ import {
   basicAccountAccess,
   createCredentialVerifier,
   createPostgresRateLimiter,
+  createPrepaidBilling,
   RATE_LIMIT_MIGRATIONS_DIR,
   requireServiceToken,
 } from '@msg/auth';
 import { OUTBOX_MIGRATIONS_DIR } from '@msg/bus';
 import { Topics } from '@msg/contracts';
 import { createPostgresIdempotencyStore, IDEMPOTENCY_MIGRATIONS_DIR } from '@msg/http';
-import { OPT_OUT_MIGRATIONS_DIR } from '@msg/optout';
+import { followOptOuts, OPT_OUT_MIGRATIONS_DIR } from '@msg/optout';
 import { defineService, type ServiceDependencies, startWithBackground } from '@msg/service-kit';
 import { createApp } from './app.js';
 import { loadReplypathConfig, type ReplypathConfig } from './config.js';
@@ -28,7 +29,8 @@ export const REPLYPATH_MIGRATIONS = [
   OUTBOX_MIGRATIONS_DIR,
   RATE_LIMIT_MIGRATIONS_DIR,
   IDEMPOTENCY_MIGRATIONS_DIR,
-  // The opt-out replica: stop words in replies are applied to it (src/replies/opt-out-hook.ts).
+  // The opt-out replica: sends to opted-out recipients are refused (src/messages/opted-out.ts),
+  // stop words in replies are applied to it (src/replies/opt-out-hook.ts).
   OPT_OUT_MIGRATIONS_DIR,
   fileURLToPath(new URL('../prisma/migrations', import.meta.url)),
 ];
@@ -39,8 +41,9 @@ export interface ReplypathServiceOptions {
 }
 
 /**
- * The reply-path service: schema "replypath" and the account directory before it serves; once
- * it listens, the outbox relay (sms.outbound.v1).
+ * The reply-path service: schema "replypath", the account directory and the opt-out replica
+ * (optouts.v1) before it serves; once it listens, the outbox relay (sms.outbound.v1,
+ * callbacks.v1, optouts.v1) and the inbound side (replies, delivery reports, expiry).
  */
 export function replypathService(options: ReplypathServiceOptions = {}) {
   return defineService({
@@ -57,6 +60,8 @@ export function replypathService(options: ReplypathServiceOptions = {}) {
     ],
     async start(config: ReplypathConfig, kit) {
       const directory = await kit.accountDirectory();
+      // The opt-out lists the send path refuses by (group replypath-optouts; readiness waits).
+      await followOptOuts(kit, REPLYPATH_SCHEMA);
       kit.outboxRelay();
       const now = options.now ?? (() => new Date());
       // Replies, delivery reports and expiry (src/replies, src/reports).
@@ -71,7 +76,17 @@ export function replypathService(options: ReplypathServiceOptions = {}) {
         }),
       );
       const app = createApp({
-        sender: createSender({ pool: kit.pool, quarantineMs: config.REPLYPATH_QUARANTINE, now }),
+        sender: createSender({
+          pool: kit.pool,
+          // Prepaid accounts pay per part at acceptance (403 INSUFFICIENT_FUNDS); postpaid: no call.
+          billing: createPrepaidBilling({
+            adminUrl: config.ADMIN_URL,
+            token: config.BILLING_INTERNAL_TOKEN,
+            logger: kit.logger,
+          }),
+          quarantineMs: config.REPLYPATH_QUARANTINE,
+          now,
+        }),
         poolStore: createPoolStore(kit.pool, now),
         idempotencyStore: createPostgresIdempotencyStore({
           pool: kit.pool,

@@ -7,6 +7,7 @@ import {
 } from '@msg/http';
 import type { Logger } from '@msg/logger';
 import got, { RequestError, type Response } from 'got';
+import { REFUSALS } from '../access/legacy-access.js';
 import {
   type ErrorAnswer,
   errorAnswerSchema,
@@ -37,6 +38,9 @@ export interface ReplypathClient {
    */
   send(request: SendRequest): Promise<SentMessage[]>;
 }
+
+/** The replypath service's code for a prepaid balance that does not cover the send. */
+export const INSUFFICIENT_FUNDS = 'INSUFFICIENT_FUNDS';
 
 /** Seconds a caller is asked to wait after a 503 of this interface. */
 export const RETRY_AFTER_SECONDS = 5;
@@ -69,13 +73,18 @@ function refusal(status: number, answer: ErrorAnswer, retryAfter: number): HttpE
       if (answer.details.some((detail) => detail.loc.includes('accountId'))) {
         return unavailable(1);
       }
+      // Its details are kept: the send relocates them to where the caller put the field.
       return answer.code === 'VALIDATION_ERROR'
         ? new ValidationError(answer.message, answer.details)
-        : new HttpError(400, answer.code, answer.message);
-    // The account itself is refused (e.g. no funds on a prepaid account): rule 5.3's 401.
+        : new HttpError(400, answer.code, answer.message, answer.details);
+    // The account itself is refused: rule 5.3's 401. Its exact prepaid debit (403, or 402, code
+    // INSUFFICIENT_FUNDS) is the reason "prepaid account without funds", answered with the same
+    // message as when the directory already knew the balance was empty.
     case 402:
     case 403:
-      return new UnauthorizedError(answer.message);
+      return new UnauthorizedError(
+        answer.code === INSUFFICIENT_FUNDS ? REFUSALS.noFunds : answer.message,
+      );
     // Per-account rate, or no free number for the recipient until a reservation ends.
     case 429:
       return new RateLimitedError(retryAfter, answer.message);

@@ -1,4 +1,4 @@
-import { type ErrorDetail, ValidationError } from '@msg/http';
+import { type ErrorDetail, HttpError, ValidationError } from '@msg/http';
 import type { ReplypathClient } from '../replypath/replypath-client.js';
 
 /** How the request carried To and Msg: the three forms of spec 4.4. */
@@ -29,9 +29,10 @@ const SERVICE_FIELD = /\bbody\.(To|Msg)\b/g;
  * The reply-path service checked To and Msg as they arrived in its body; the caller of this
  * interface sent them in a query, a path or a body. Its message lists every problem as
  * `body.To: <rule>; body.Msg: <rule>` (its `details` carry only the first, spec 7.2), so the
- * message is rewritten to name each field where the caller put it, and so are the details.
+ * message is rewritten to name each field where the caller put it, and so are the details —
+ * for every 400 of it (VALIDATION_ERROR, RECIPIENT_OPTED_OUT), its code kept.
  */
-function relocated(error: ValidationError, form: LegacyForm): ValidationError {
+function relocated(error: HttpError, form: LegacyForm): HttpError {
   const message = error.message.replace(SERVICE_FIELD, (_match, field: 'To' | 'Msg') =>
     FIELD_LOC[form][field].join('.'),
   );
@@ -39,7 +40,9 @@ function relocated(error: ValidationError, form: LegacyForm): ValidationError {
     const field = fieldOf(detail.loc);
     return field ? { ...detail, loc: FIELD_LOC[form][field] } : detail;
   });
-  return new ValidationError(message, details);
+  return error instanceof ValidationError
+    ? new ValidationError(message, details)
+    : new HttpError(error.status, error.code, message, details);
 }
 
 /**
@@ -58,6 +61,6 @@ export async function sendLegacy(
       TransactionId,
     }));
   } catch (error) {
-    throw error instanceof ValidationError ? relocated(error, form) : error;
+    throw error instanceof HttpError && error.status === 400 ? relocated(error, form) : error;
   }
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { PrepaidBilling } from '@msg/auth';
 import { enqueueOutbox } from '@msg/bus';
 import {
   type AccountState,
@@ -13,6 +14,8 @@ import { allocateReservations, previewAllocation } from '../pool/allocation.js';
 import type { Reservation } from '../pool/reservation-store.js';
 import { REPLYPATH_SCHEMA } from '../schema.js';
 import { insertSentMessages, type SentMessage } from './message-store.js';
+import { refuseOptedOut } from './opted-out.js';
+import { type Charge, payForSend, refundSend } from './payment.js';
 import type { AcceptedSend } from './send-request.js';
 
 /** One message of a send: what the interfaces answer (spec 2.3). */
@@ -69,24 +72,41 @@ function isLostRace(err: unknown): boolean {
  * The send use case shared by the public and the internal operation (one implementation for
  * the current and the legacy interface): per recipient one message, one reservation and one
  * sms.outbound.v1 event, all written in one transaction (outbox) — all recipients or none.
+ *
+ * In this order, so that nothing refused is ever paid and nothing unpaid is ever stored:
+ * 1. a recipient who opted out of the account refuses the whole request (400, dry run too);
+ * 2. a dry run answers what would be allocated: never charged;
+ * 3. a prepaid account pays one credit per SMS part of every message, keyed by its
+ *    TransactionId (403 INSUFFICIENT_FUNDS when the balance does not cover all of them);
+ * 4. the allocation and store; when they fail (pool exhausted, database), the payment is given
+ *    back.
  */
 export function createSender({
   pool,
+  billing,
   quarantineMs,
   now = () => new Date(),
 }: {
   pool: pg.Pool;
+  /** Prepaid debits (createPrepaidBilling of @msg/auth); postpaid accounts make no call. */
+  billing: PrepaidBilling;
   quarantineMs: number;
   now?: () => Date;
 }) {
-  async function store(account: AccountState, sms: AcceptedSend, options: SendOptions) {
+  /** `transactionIds`: one per recipient, chosen before paying, kept across attempts. */
+  async function store(
+    account: AccountState,
+    sms: AcceptedSend,
+    transactionIds: string[],
+    options: SendOptions,
+  ) {
     const at = now();
     return withTransaction(pool, async (client) => {
       const reservations = await allocateReservations(
         client,
-        sms.recipients.map((recipient) => ({
+        sms.recipients.map((recipient, i) => ({
           recipient,
-          transactionId: randomUUID(),
+          transactionId: transactionIds[i] as string,
           accountId: account.id,
           oneShot: sms.oneShot,
           dlr: sms.dlr,
@@ -129,12 +149,29 @@ export function createSender({
     });
   }
 
+  /** Stores the send, running it again after a lost race (isLostRace). */
+  async function storeWithRetries(
+    account: AccountState,
+    sms: AcceptedSend,
+    transactionIds: string[],
+    options: SendOptions,
+  ): Promise<Reservation[]> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await store(account, sms, transactionIds, options);
+      } catch (err) {
+        if (attempt >= ATTEMPTS || !isLostRace(err)) throw err;
+      }
+    }
+  }
+
   return {
     async send(
       account: AccountState,
       sms: AcceptedSend,
       options: SendOptions,
     ): Promise<SendResult[]> {
+      await refuseOptedOut(pool, account.id, sms.recipients);
       if (!options.instantiate) {
         const numbers = await previewAllocation(pool, sms.recipients, now());
         return sms.recipients.map((recipient, i) => ({
@@ -143,18 +180,25 @@ export function createSender({
           TransactionId: randomUUID(),
         }));
       }
-      for (let attempt = 1; ; attempt += 1) {
-        try {
-          const reservations = await store(account, sms, options);
-          return reservations.map((r) => ({
-            DestinationAddress: r.recipient,
-            OriginatorAddress: r.number,
-            TransactionId: r.transactionId,
-          }));
-        } catch (err) {
-          if (attempt >= ATTEMPTS || !isLostRace(err)) throw err;
-        }
+      const transactionIds = sms.recipients.map(() => randomUUID());
+      const charges: Charge[] = transactionIds.map((reference) => ({
+        reference,
+        parts: sms.parts,
+      }));
+      await payForSend(billing, account, charges);
+      let reservations: Reservation[];
+      try {
+        reservations = await storeWithRetries(account, sms, transactionIds, options);
+      } catch (err) {
+        // Paid but not accepted (no number free, the database refused): the credits go back.
+        await refundSend(billing, account, charges);
+        throw err;
       }
+      return reservations.map((r) => ({
+        DestinationAddress: r.recipient,
+        OriginatorAddress: r.number,
+        TransactionId: r.transactionId,
+      }));
     },
   };
 }
