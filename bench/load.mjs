@@ -1,6 +1,6 @@
 // A small closed-loop HTTP load generator: `concurrency` workers on keep-alive connections send
-// `count` requests in total (bounded also by `maxSeconds`) and record each latency. `body` and
-// `url` may be functions, called per request (all URLs on the same host).
+// `count` requests in total (bounded also by `maxSeconds`) and record each latency. `body`, `url`
+// and `headers` may be functions, called per request (all URLs on the same host).
 import http from 'node:http';
 
 export async function load({
@@ -29,7 +29,7 @@ export async function load({
           port: target.port,
           path: each.pathname + each.search,
           method,
-          headers,
+          headers: typeof headers === 'function' ? headers() : headers,
         },
         (res) => {
           res.resume();

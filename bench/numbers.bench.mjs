@@ -6,65 +6,25 @@
 //  - a different Swedish number each request (registry block lookup, never seen before);
 //  - a different German number each request (range metadata + carrier data, no registry).
 import { load } from './load.mjs';
-import { freePort, json, startProcess, waitHealthy, withDatabase } from './processes.mjs';
+import { basic, numbered, startPlatform } from './platform.mjs';
+import { withDatabase } from './processes.mjs';
 
 const COUNT = 3000;
 const CONCURRENCY = 32;
 const MAX_SECONDS = 30;
 
-/** A new number of the range on every call. */
-function numbered(prefix, width) {
-  let n = 0;
-  return () => {
-    n += 1;
-    return `${prefix}${String(n).padStart(width, '0')}`;
-  };
-}
-
 export async function run() {
   return withDatabase(async (databaseUrl) => {
-    // Real Postgres, in-process bus: the account directory needs no Kafka here.
-    const suite = await startProcess(
-      ['infra/suite/dist/main.js'],
-      {
-        PORT: '0',
-        ADMIN_PORT: '0',
-        SMSC_CONTROL_PORT: '0',
-        DATABASE_URL: databaseUrl,
-        LOG_LEVEL: 'error',
-      },
-      /Admin API \(internal\)\s+(\S+)\s+token: (\S+)[\s\S]*numbers (http\S+)/,
-    );
-    const bare = await startProcess(['bench/bare-server.mjs'], {}, /listening (\d+)/);
-    const [, adminUrl, adminToken, numbersUrl] = suite.match;
-    // One gateway process in front of both: the numbers service and the bare floor.
-    const gatewayPort = await freePort();
-    const gateway = await startProcess(
-      ['services/gateway/dist/main.js'],
-      {
-        PORT: String(gatewayPort),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'error',
-        UPSTREAM_NUMBERS: numbersUrl,
-        UPSTREAM_SMS: `http://127.0.0.1:${bare.match[1]}`,
-      },
-      null,
-    );
-    const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-    await waitHealthy(gatewayUrl);
+    // Real Postgres, in-process bus: the account directory needs no Kafka here. The bare floor
+    // is the sms upstream.
+    const platform = await startPlatform({ databaseUrl, upstreams: ['numbers'], floor: 'sms' });
+    const { gatewayUrl } = platform;
     try {
-      await json(`${adminUrl}/internal/v1/accounts`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          name: 'bench-numbers',
-          password: 'bench-password-1',
-          permissions: ['numbers'],
-          numberScopes: ['numbers:read'],
-          rateLimit: { perSecond: 100_000, burst: 100_000 },
-        }),
+      await platform.account('bench-numbers', {
+        permissions: ['numbers'],
+        numberScopes: ['numbers:read'],
       });
-      const authorization = `Basic ${Buffer.from('bench-numbers:bench-password-1').toString('base64')}`;
+      const authorization = basic('bench-numbers');
       // Until the account has reached the numbers service's directory.
       const deadline = Date.now() + 20_000;
       let first;
@@ -79,7 +39,7 @@ export async function run() {
       const rows = [];
       rows.push({
         name: 'bare express behind the gateway (floor)',
-        ...(await load({ url: `${gatewayUrl}/v1/sms/ping`, ...common })),
+        ...(await load({ url: platform.floorUrl, ...common })),
       });
       rows.push({
         name: 'same number (200, registry)',
@@ -120,10 +80,7 @@ export async function run() {
         rows,
       };
     } finally {
-      gateway.stop();
-      suite.stop();
-      bare.stop();
-      await new Promise((r) => setTimeout(r, 2000));
+      await platform.stop();
     }
   });
 }

@@ -5,14 +5,8 @@
 //  2. SMPP submit throughput to the simulator with the account's throughput limit lifted;
 //  3. how closely a configured 100 SMS/s account limit is kept.
 import { load } from './load.mjs';
-import {
-  freePort,
-  json,
-  startProcess,
-  waitHealthy,
-  withDatabase,
-  withKafka,
-} from './processes.mjs';
+import { basic, numberedBodies, startPlatform } from './platform.mjs';
+import { json, withDatabase, withKafka } from './processes.mjs';
 
 // Smaller counts for a smoke run: BENCH_SEND_COUNT=100 BENCH_LIMITED_COUNT=50 pnpm bench sms
 const SEND_COUNT = Number(process.env.BENCH_SEND_COUNT ?? 3000);
@@ -28,15 +22,6 @@ async function submitsTo(controlUrl, prefix, count, timeoutMs) {
     if (mine.length >= count || Date.now() > deadline) return mine;
     await new Promise((r) => setTimeout(r, 250));
   }
-}
-
-/** A request body per call, each to the next number of a range (so submits can be told apart). */
-function numberedBodies(prefix, message) {
-  let n = 0;
-  return () => {
-    n += 1;
-    return JSON.stringify({ to: `${prefix}${String(n).padStart(4, '0')}`, from: 'BENCH', message });
-  };
 }
 
 function rate(submits) {
@@ -58,57 +43,23 @@ export async function run() {
 
 async function runOn(brokers) {
   return withDatabase(async (databaseUrl) => {
-    const suite = await startProcess(
-      ['infra/suite/dist/main.js'],
-      {
-        PORT: '0',
-        ADMIN_PORT: '0',
-        SMSC_CONTROL_PORT: '0',
-        DATABASE_URL: databaseUrl,
-        KAFKA_BROKERS: brokers,
-        LOG_LEVEL: 'error',
-      },
-      /Admin API \(internal\)\s+(\S+)\s+token: (\S+)\s+SMSC simulator control (\S+)[\s\S]*sms (\S+)/,
-    );
-    const bare = await startProcess(['bench/bare-server.mjs'], {}, /listening (\d+)/);
-    const [, adminUrl, adminToken, controlUrl, smsUrl] = suite.match;
-    // One gateway process in front of both: the sms service and the bare floor.
-    const gatewayPort = await freePort();
-    const gateway = await startProcess(
-      ['services/gateway/dist/main.js'],
-      {
-        PORT: String(gatewayPort),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'error',
-        UPSTREAM_SMS: smsUrl,
-        UPSTREAM_NUMBERS: `http://127.0.0.1:${bare.match[1]}`,
-      },
-      null,
-    );
-    const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-    await waitHealthy(gatewayUrl);
+    const platform = await startPlatform({ databaseUrl, brokers, upstreams: ['sms'] });
+    const { gatewayUrl, controlUrl } = platform;
     try {
-      const headers = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
-      const account = async (name, smsThroughputPerSecond) =>
-        json(`${adminUrl}/internal/v1/accounts`, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify({
-            name,
-            password: 'bench-password-1',
-            permissions: ['sms'],
-            rateLimit: { perSecond: 100_000, burst: 100_000 },
-            smsThroughputPerSecond,
-          }),
-        });
-      await account('bench-fast', 10_000);
-      await account('bench-limited', 100);
+      await platform.account('bench-fast', {
+        permissions: ['sms'],
+        smsThroughputPerSecond: 10_000,
+      });
+      await platform.account('bench-limited', {
+        permissions: ['sms'],
+        smsThroughputPerSecond: 100,
+      });
       await new Promise((r) => setTimeout(r, 2000));
-      const basic = (name) => `Basic ${Buffer.from(`${name}:bench-password-1`).toString('base64')}`;
+      const smsBody = (message) => (to) => ({ to, from: 'BENCH', message });
 
       const rows = [];
       const floor = await load({
-        url: `${gatewayUrl}/v1/numbers/ping`,
+        url: platform.floorUrl,
         count: SEND_COUNT,
         concurrency: CONCURRENCY,
       });
@@ -118,7 +69,7 @@ async function runOn(brokers) {
         method: 'POST',
         headers: { authorization: basic('bench-fast'), 'content-type': 'application/json' },
         // Same body each time is fine: every request is a new message; numbers vary below.
-        body: numberedBodies('+4670200', 'Benchmark message'),
+        body: numberedBodies('+4670200', smsBody('Benchmark message')),
         count: SEND_COUNT,
         concurrency: CONCURRENCY,
       });
@@ -130,7 +81,7 @@ async function runOn(brokers) {
         url: `${gatewayUrl}/v1/sms/send`,
         method: 'POST',
         headers: { authorization: basic('bench-limited'), 'content-type': 'application/json' },
-        body: numberedBodies('+4670300', 'Limited'),
+        body: numberedBodies('+4670300', smsBody('Limited')),
         count: LIMITED_COUNT,
         concurrency: CONCURRENCY,
       });
@@ -149,10 +100,7 @@ async function runOn(brokers) {
         },
       ];
     } finally {
-      gateway.stop();
-      suite.stop();
-      bare.stop();
-      await new Promise((r) => setTimeout(r, 2000));
+      await platform.stop();
     }
   });
 }

@@ -27,7 +27,7 @@ const MINUTE_MS = 60_000;
  * allocating right now (to another recipient), `wait` queues behind them (only when skipping
  * found nothing, so a busy pool is never mistaken for an exhausted one), `none` for a dry run.
  */
-type LockMode = 'skip' | 'wait' | 'none';
+export type LockMode = 'skip' | 'wait' | 'none';
 
 const LOCKING: Record<LockMode, string> = {
   skip: 'FOR UPDATE OF "n" SKIP LOCKED',
@@ -36,9 +36,20 @@ const LOCKING: Record<LockMode, string> = {
 };
 
 /**
- * The least recently allocated enabled number that no reservation of `recipient` holds at `at`
- * (window or quarantine), leaving out `exclude` (numbers a dry run already chose).
+ * The least recently allocated enabled number that no reservation of `$1` (recipient) holds at
+ * `$2` (window or quarantine), leaving out `$3` (numbers a dry run already chose). Exported so the
+ * benchmark (bench/replypath.bench.mjs) EXPLAINs the very statement allocations run.
  */
+export function freeNumberQuery(lock: LockMode): string {
+  return `SELECT "n"."number" FROM "replypath"."pool_numbers" "n"
+      WHERE "n"."enabled" AND "n"."number" <> ALL($3::text[])
+        AND NOT EXISTS (SELECT 1 FROM "replypath"."reservations" "r"
+                         WHERE "r"."recipient" = $1 AND "r"."number" = "n"."number"
+                           AND "r"."quarantine_until" > $2)
+      ORDER BY "n"."last_allocated_at" ASC NULLS FIRST, "n"."number"
+      LIMIT 1 ${LOCKING[lock]}`;
+}
+
 async function freeNumber(
   sql: Sql,
   recipient: string,
@@ -46,16 +57,11 @@ async function freeNumber(
   lock: LockMode,
   exclude: string[] = [],
 ): Promise<string | undefined> {
-  const { rows } = await sql.query<{ number: string }>(
-    `SELECT "n"."number" FROM "replypath"."pool_numbers" "n"
-      WHERE "n"."enabled" AND "n"."number" <> ALL($3::text[])
-        AND NOT EXISTS (SELECT 1 FROM "replypath"."reservations" "r"
-                         WHERE "r"."recipient" = $1 AND "r"."number" = "n"."number"
-                           AND "r"."quarantine_until" > $2)
-      ORDER BY "n"."last_allocated_at" ASC NULLS FIRST, "n"."number"
-      LIMIT 1 ${LOCKING[lock]}`,
-    [recipient, at, exclude],
-  );
+  const { rows } = await sql.query<{ number: string }>(freeNumberQuery(lock), [
+    recipient,
+    at,
+    exclude,
+  ]);
   return rows[0]?.number;
 }
 
