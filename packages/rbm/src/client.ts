@@ -7,7 +7,7 @@ import {
   serviceAccountTokenSource,
 } from './access-token.js';
 import type { AgentMessage, AgentMessageRequest } from './content.js';
-import { rbmErrorFromResponse, rbmTransportError } from './errors.js';
+import { RbmError, rbmErrorFromResponse, rbmTransportError } from './errors.js';
 import { phonePath } from './phone.js';
 
 export const RBM_BASE_URL = 'https://rcsbusinessmessaging.googleapis.com';
@@ -54,6 +54,17 @@ export interface RbmClient {
   revokeMessage(agentId: string, phone: string, messageId: string): Promise<RevokeResult>;
 }
 
+/** A token endpoint that answered 4xx refused our credentials: retrying will not help. */
+function tokenError(cause: unknown): RbmError {
+  const status = (cause as { status?: unknown; response?: { status?: unknown } } | undefined)
+    ?.response?.status;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    const detail = cause instanceof Error ? cause.message : String(cause);
+    return new RbmError(401, 'UNAUTHENTICATED', `RBM token refused: ${detail}`, { cause });
+  }
+  return rbmTransportError(cause);
+}
+
 interface Answer {
   statusCode: number;
   body: string;
@@ -81,7 +92,7 @@ export function createRbmClient(options: RbmClientOptions): RbmClient {
     json?: unknown,
   ): Promise<Answer> {
     const token = await tokens?.token().catch((cause: unknown) => {
-      throw rbmTransportError(cause);
+      throw tokenError(cause);
     });
     try {
       const response = await http(path, {

@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { listenLocal } from '@msg/testing';
 
 export interface Recorded {
   method: string;
@@ -14,7 +14,7 @@ export type Handler = (req: Recorded, res: ServerResponse) => void;
 /** A throwaway HTTP server that records every request and answers with `handler`. */
 export async function fakeServer(handler: Handler) {
   const requests: Recorded[] = [];
-  const server = createServer((req: IncomingMessage, res) => {
+  const server = await listenLocal((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -28,17 +28,7 @@ export async function fakeServer(handler: Handler) {
       handler(recorded, res);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return { url: server.url, requests, close: server.close };
 }
 
 export function json(res: ServerResponse, status: number, body: unknown): void {

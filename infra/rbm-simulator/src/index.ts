@@ -1,0 +1,7 @@
+export { loadRbmSimulatorConfig, type RbmSimulatorConfig } from './config.js';
+export { ALL_FEATURES, type DeviceProfile } from './devices.js';
+export {
+  type RbmSimulator,
+  type RbmSimulatorOptions,
+  startRbmSimulator,
+} from './start-rbm-simulator.js';
