@@ -38,6 +38,36 @@ export function scheduleLifecycle(message: ReceivedMessage, options: PlatformOpt
   message.timers.push(deliver);
 }
 
+/** Milliseconds until the message's ttl / expireTime runs out, or undefined without one. */
+function expiresInMs(body: Record<string, unknown>, nowMs: number): number | undefined {
+  if (typeof body.ttl === 'string') return Math.round(Number.parseFloat(body.ttl) * 1000);
+  if (typeof body.expireTime === 'string') return Math.max(0, Date.parse(body.expireTime) - nowMs);
+  return undefined;
+}
+
+/**
+ * RBM revokes a message still undelivered when its TTL runs out and tells the agent with the
+ * server event TTL_EXPIRATION_REVOKED (`phoneNumber`, not `senderPhoneNumber`).
+ */
+function scheduleExpiry(message: ReceivedMessage, options: PlatformOptions): void {
+  const inMs = expiresInMs(message.body, options.now());
+  if (inMs === undefined) return;
+  const timer = setTimeout(() => {
+    if (message.status !== 'PENDING') return;
+    for (const t of message.timers) clearTimeout(t);
+    message.status = 'EXPIRED';
+    void options.pusher.push({
+      phoneNumber: message.phone,
+      messageId: message.messageId,
+      agentId: message.agentId,
+      eventType: 'TTL_EXPIRATION_REVOKED',
+      eventId: `ev_${randomBytes(8).toString('hex')}`,
+      sendTime: new Date(options.now()).toISOString(),
+    });
+  }, inMs);
+  message.timers.push(timer);
+}
+
 /** Moves a message to DELIVERED or READ (never backwards, never after revoke) and pushes it. */
 export async function markAndPush(
   message: ReceivedMessage,
@@ -167,6 +197,7 @@ export function platformRouter(options: PlatformOptions): express.Router {
     state.counters.messagesAccepted += 1;
     logger.debug('rbm message accepted', { messageId });
     scheduleLifecycle(message, options);
+    scheduleExpiry(message, options);
     res.json({
       name: `phones/${phone}/agentMessages/${messageId}`,
       sendTime,

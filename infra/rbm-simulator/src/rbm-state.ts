@@ -1,6 +1,6 @@
 import { type DeviceProfile, defaultProfile } from './devices.js';
 
-export type MessageStatus = 'PENDING' | 'DELIVERED' | 'READ' | 'REVOKED';
+export type MessageStatus = 'PENDING' | 'DELIVERED' | 'READ' | 'REVOKED' | 'EXPIRED';
 
 export interface ReceivedMessage {
   agentId: string;

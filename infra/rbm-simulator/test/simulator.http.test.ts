@@ -1,4 +1,4 @@
-import { createRbmClient, RbmError, type RbmUserEvent } from '@msg/rbm';
+import { createRbmClient, RbmError, type RbmPushEvent } from '@msg/rbm';
 import { eventually } from '@msg/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RbmSimulator, startRbmSimulator } from '../src/index.js';
@@ -34,7 +34,7 @@ beforeEach(async () => {
 
 const statusOf = (messageId: string, eventType: string) => () =>
   webhook.events.find(
-    (e: RbmUserEvent) =>
+    (e: RbmPushEvent) =>
       e.kind === 'status' && e.eventType === eventType && e.messageId === messageId,
   );
 
@@ -117,6 +117,28 @@ describe('client against the simulator', () => {
     await eventually(statusOf('msg-3', 'DELIVERED'), 'DELIVERED push', 15_000);
     expect(await rbm.revokeMessage(AGENT, PHONE, 'msg-3')).toBe('not_found');
     expect(webhook.events.some((e) => e.messageId === 'msg-2')).toBe(false);
+  });
+
+  it('ttl: an undelivered message expires, is revoked and TTL_EXPIRATION_REVOKED is pushed', async () => {
+    await control(sim.url, 'PUT', `/devices/${encodeURIComponent(PHONE)}`, {
+      capable: true,
+      deliver: false,
+    });
+    await rbm.sendMessage(AGENT, PHONE, 'msg-ttl', {
+      contentMessage: { text: 'soon gone' },
+      ttl: '0.05s',
+    });
+    const expired = await eventually(
+      () => webhook.events.find((e) => e.kind === 'server' && e.messageId === 'msg-ttl'),
+      'TTL_EXPIRATION_REVOKED push',
+      15_000,
+    );
+    expect(expired).toMatchObject({
+      eventType: 'TTL_EXPIRATION_REVOKED',
+      phoneNumber: PHONE,
+      agentId: AGENT,
+    });
+    expect(await rbm.revokeMessage(AGENT, PHONE, 'msg-ttl')).toBe('not_found');
   });
 
   it('error bodies: RBM limits are 400 INVALID_ARGUMENT, a reused messageId is 409, neither retryable', async () => {

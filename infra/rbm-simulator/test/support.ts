@@ -3,7 +3,7 @@ import {
   answerSetupHandshake,
   decodePush,
   parseSetupHandshake,
-  type RbmUserEvent,
+  type RbmPushEvent,
   SIGNATURE_HEADER,
   verifyPushSignature,
 } from '@msg/rbm';
@@ -24,7 +24,7 @@ export function serviceAccountKey(email = 'agent@rbm-sim.iam.gserviceaccount.com
  * X-Goog-Signature and keeps the decoded events; a push that fails verification gets 403.
  */
 export async function agentWebhook(clientToken = CLIENT_TOKEN) {
-  const events: RbmUserEvent[] = [];
+  const events: RbmPushEvent[] = [];
   const counts = { handshakes: 0, forged: 0 };
   const server = await listenLocal((req, res) => {
     const chunks: Buffer[] = [];

@@ -137,6 +137,31 @@ describe('decodePush', () => {
     });
   });
 
+  it.each(['TTL_EXPIRATION_REVOKED', 'TTL_EXPIRATION_REVOKE_FAILED'])(
+    'decodes the server event %s',
+    (eventType) => {
+      const { raw } = push({
+        phoneNumber: '+447700900123',
+        messageId: 'm-1',
+        agentId: 'demo_agent',
+        eventType,
+        eventId: 'ev-9',
+        sendTime: '2026-11-24T09:00:00.000Z',
+      });
+      expect(decodePush(raw)).toEqual({
+        kind: 'server',
+        eventType,
+        phoneNumber: '+447700900123',
+        messageId: 'm-1',
+        agentId: 'demo_agent',
+        eventId: 'ev-9',
+        sendTime: '2026-11-24T09:00:00.000Z',
+        pushMessageId: 'ps-1',
+        publishTime: '2026-11-24T09:00:00.000Z',
+      });
+    },
+  );
+
   it('keeps an unmodelled event whole as kind other', () => {
     const event = { senderPhoneNumber: '+447700900123', eventType: 'SOMETHING_NEW' };
     expect(decodePush(push(event).raw)).toMatchObject({ kind: 'other', raw: event });

@@ -45,10 +45,32 @@ export type RbmUserEvent = EventBase &
     | { kind: 'other'; raw: Record<string, unknown> }
   );
 
+/** RBM's own events: a message's TTL ran out and RBM revoked it (or could not). */
+export type ServerEventType = 'TTL_EXPIRATION_REVOKED' | 'TTL_EXPIRATION_REVOKE_FAILED';
+
+export interface RbmServerEvent {
+  kind: 'server';
+  eventType: ServerEventType;
+  /** The recipient of the agent message (server events say phoneNumber, not senderPhoneNumber). */
+  phoneNumber: string;
+  messageId: string;
+  agentId?: string;
+  eventId?: string;
+  sendTime?: string;
+  pushMessageId?: string;
+  publishTime?: string;
+}
+
+export type RbmPushEvent = RbmUserEvent | RbmServerEvent;
+
 export class PushFormatError extends Error {
   override readonly name = 'PushFormatError';
 }
 
+const SERVER_EVENT_TYPES = new Set<string>([
+  'TTL_EXPIRATION_REVOKED',
+  'TTL_EXPIRATION_REVOKE_FAILED',
+]);
 const USER_EVENT_TYPES = new Set<string>([
   'DELIVERED',
   'READ',
@@ -123,8 +145,34 @@ function fileInfo(value: unknown): FileInfo | undefined {
   };
 }
 
-/** Turns the decoded event JSON into a typed user event. */
-export function toUserEvent(event: Json, envelope: Json = {}): RbmUserEvent {
+function serverEvent(event: Json, envelope: Json): RbmServerEvent | undefined {
+  const eventType = str(event.eventType);
+  const phoneNumber = str(event.phoneNumber);
+  const messageId = str(event.messageId);
+  if (!eventType || !SERVER_EVENT_TYPES.has(eventType) || !phoneNumber || !messageId) {
+    return undefined;
+  }
+  const result: RbmServerEvent = {
+    kind: 'server',
+    eventType: eventType as ServerEventType,
+    phoneNumber,
+    messageId,
+  };
+  for (const key of ['agentId', 'eventId', 'sendTime'] as const) {
+    const value = str(event[key]);
+    if (value !== undefined) result[key] = value;
+  }
+  const pushMessageId = str(envelope.messageId);
+  const publishTime = str(envelope.publishTime);
+  if (pushMessageId !== undefined) result.pushMessageId = pushMessageId;
+  if (publishTime !== undefined) result.publishTime = publishTime;
+  return result;
+}
+
+/** Turns the decoded event JSON into a typed user or server event. */
+export function toPushEvent(event: Json, envelope: Json = {}): RbmPushEvent {
+  const server = serverEvent(event, envelope);
+  if (server) return server;
   const sender = str(event.senderPhoneNumber);
   if (sender === undefined) {
     throw new PushFormatError('senderPhoneNumber: missing (not a user event)');
@@ -170,8 +218,8 @@ export function toUserEvent(event: Json, envelope: Json = {}): RbmUserEvent {
   return { ...base, kind: 'other', raw: event };
 }
 
-/** Decodes a push body (raw or already parsed JSON) into its typed user event. */
-export function decodePush(body: unknown): RbmUserEvent {
+/** Decodes a push body (raw or already parsed JSON) into its typed user or server event. */
+export function decodePush(body: unknown): RbmPushEvent {
   const { data, message } = envelopeData(parseBody(body));
   let event: unknown;
   try {
@@ -180,7 +228,7 @@ export function decodePush(body: unknown): RbmUserEvent {
     throw new PushFormatError('message.data: the decoded data is not JSON');
   }
   if (!isObject(event)) throw new PushFormatError('message.data: expected a JSON object');
-  return toUserEvent(event, message);
+  return toPushEvent(event, message);
 }
 
 export interface SetupHandshake {
