@@ -5,3 +5,4 @@ export {
   type RbmSimulatorOptions,
   startRbmSimulator,
 } from './start-rbm-simulator.js';
+export type { WebhookTarget } from './webhook-pusher.js';

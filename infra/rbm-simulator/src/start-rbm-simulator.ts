@@ -39,6 +39,8 @@ export interface RbmSimulator {
   url: string;
   tokenUrl: string;
   port: number;
+  /** Points pushes at a webhook (the handshake runs again before the next push); same as PUT /control/webhook. */
+  setWebhook(target: WebhookTarget | undefined): void;
   close(): Promise<void>;
 }
 
@@ -117,6 +119,7 @@ export async function startRbmSimulator(options: RbmSimulatorOptions): Promise<R
     url: baseUrl,
     tokenUrl: `${baseUrl}/token`,
     port,
+    setWebhook: (target) => pusher.setTarget(target),
     close: () =>
       new Promise<void>((resolve) => {
         state.reset();

@@ -298,7 +298,7 @@ describe('signatures', () => {
   it('a webhook with another client token refuses the handshake: nothing is pushed', async () => {
     const stranger = await agentWebhook('another-token');
     try {
-      await control(sim.url, 'PUT', '/webhook', { url: stranger.url, clientToken: CLIENT_TOKEN });
+      sim.setWebhook({ url: stranger.url, clientToken: CLIENT_TOKEN });
       const answer = await control(sim.url, 'POST', `/users/${encodeURIComponent(PHONE)}/text`, {
         agentId: AGENT,
         text: 'hi',
