@@ -54,3 +54,30 @@ export function serviceAccountTokenSource(
     },
   };
 }
+
+/**
+ * Checks a stored or uploaded key file (the JSON the RBM console downloads) and returns the two
+ * fields signing needs; throws TypeError naming the field otherwise.
+ */
+export function parseServiceAccountKey(json: unknown): ServiceAccountKey {
+  const value = typeof json === 'string' ? safeJson(json) : json;
+  if (typeof value !== 'object' || value === null) {
+    throw new TypeError('service account key: expected a JSON object');
+  }
+  const { client_email, private_key } = value as Record<string, unknown>;
+  if (typeof client_email !== 'string' || !client_email.includes('@')) {
+    throw new TypeError('service account key: client_email must be an email address');
+  }
+  if (typeof private_key !== 'string' || !private_key.includes('PRIVATE KEY-----')) {
+    throw new TypeError('service account key: private_key must be a PEM private key');
+  }
+  return { client_email, private_key };
+}
+
+function safeJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+}
