@@ -352,7 +352,12 @@ export async function startSmsProcesses(options: SmsPlatformOptions = {}): Promi
         CALLBACK_ALLOW_PRIVATE_TARGETS: 'true',
       },
     });
-    const replypath = options.replypath ? await addReplypath(group, adminToken) : undefined;
+    const replypath = options.replypath
+      ? await addReplypath(group, adminToken, {
+          ADMIN_URL: admin.url,
+          BILLING_INTERNAL_TOKEN: billingToken,
+        })
+      : undefined;
     const gateway = group.add('gateway', {
       script: 'services/gateway/dist/main.js',
       port: gatewayPort,
@@ -393,15 +398,20 @@ export async function startSmsProcesses(options: SmsPlatformOptions = {}): Promi
 }
 
 /**
- * replypath (its pool API on `adminToken`, as in `pnpm start`) and the legacy interface that
- * sends through its internal API with a token of the run.
+ * replypath (its pool API on `adminToken`, as in `pnpm start`; `billing`: admin's billing API, for
+ * prepaid accounts) and the legacy interface that sends through its internal API with a token of
+ * the run.
  */
-async function addReplypath(group: ProcessGroup, adminToken: string) {
+async function addReplypath(
+  group: ProcessGroup,
+  adminToken: string,
+  billing: Record<string, string>,
+) {
   const internalToken = randomBytes(24).toString('base64url');
   const current = group.add('replypath', {
     script: 'services/replypath/dist/main.js',
     port: await freePort(),
-    env: { REPLYPATH_INTERNAL_TOKEN: internalToken, REPLYPATH_ADMIN_TOKEN: adminToken },
+    env: { ...billing, REPLYPATH_INTERNAL_TOKEN: internalToken, REPLYPATH_ADMIN_TOKEN: adminToken },
   });
   const legacy = group.add('replypath-legacy', {
     script: 'services/replypath-legacy/dist/main.js',
