@@ -4,7 +4,13 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSuiteConfig } from '../src/config.js';
 import { type RunningSuite, startSuite } from '../src/suite.js';
-import { type Answer, type FuzzRequest, judge, requestsFor } from './fuzz/fuzz-cases.js';
+import {
+  type Answer,
+  type FuzzRequest,
+  judge,
+  requestsFor,
+  trailingSlashed,
+} from './fuzz/fuzz-cases.js';
 import { documentNames, type Operation, operationsOf } from './fuzz/openapi-operations.js';
 import { send } from './fuzz/send.js';
 
@@ -12,9 +18,9 @@ import { send } from './fuzz/send.js';
  * Every operation of every OpenAPI document in packages/contracts/openapi, fuzzed against the
  * embedded platform: requests generated from the operation's schemas (most valid, with the demo
  * account's credentials, the rest mutated: wrong types, hostile strings, broken bodies, parameter
- * and path tricks, forged credentials, odd methods). Never a 5xx, never a 2xx for what the schema
- * or the credentials refuse, every error in the media type and schema its document declares, and
- * the platform healthy afterwards. A new operation in a document is fuzzed without new code.
+ * and path tricks, forged credentials, odd methods; and one valid request with a trailing
+ * slash). Never a 5xx, never a 2xx for what the schema or the credentials refuse, every error in
+ * the media type and schema its document declares, and the platform healthy afterwards. A new operation in a document is fuzzed without new code.
  *
  * `pnpm test`: a fixed seed, 30 cases per operation. `pnpm fuzz`: FUZZ_SEED (`random` unless
  * given) and FUZZ_RUNS (300 unless given); the seed and the totals are printed at the end.
@@ -90,7 +96,7 @@ describe(`fuzz of every documented operation (seed ${SEED}, ${RUNS} cases each)`
       const declared = operations
         .filter((o) => o.document === op.document && o.path === op.path)
         .map((o) => o.method.toUpperCase());
-      const requests = fc.sample(
+      const sampled = fc.sample(
         requestsFor(
           op,
           credentials,
@@ -98,6 +104,7 @@ describe(`fuzz of every documented operation (seed ${SEED}, ${RUNS} cases each)`
         ),
         { seed: SEED + operations.indexOf(op), numRuns: RUNS },
       );
+      const requests = [...sampled, ...trailingSlashed(sampled)];
       const failures: Failure[] = [];
       for (const request of requests) {
         const answer = await send(baseUrl(op), request);

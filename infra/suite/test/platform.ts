@@ -6,6 +6,7 @@ import { createLogger } from '@msg/logger';
 import got, { type Got } from 'got';
 import pg from 'pg';
 import { loadSuiteConfig } from '../src/config.js';
+import { seedReplypathPool } from '../src/replypath-pool.js';
 import { startSuite } from '../src/suite.js';
 
 /** A running platform for end-to-end tests, whichever way it was started. */
@@ -248,6 +249,9 @@ export interface SmsPlatform extends Platform {
   batch: ManagedProcess;
   notifier: ManagedProcess;
   gateway: ManagedProcess;
+  /** The reply-path services, when started with `replypath: true`. */
+  replypath?: ManagedProcess;
+  replypathLegacy?: ManagedProcess;
   logTail(chars?: number): string;
 }
 
@@ -268,11 +272,16 @@ export interface SmsPlatformOptions {
    * with "This server does not host this topic-partition", which stops its start-up.
    */
   oneByOne?: boolean;
+  /**
+   * Also run replypath and replypath-legacy behind the gateway, the pool seeded with the fiction
+   * range as `pnpm start` seeds it (through the pool API).
+   */
+  replypath?: boolean;
 }
 
 /**
- * SMSC simulator, admin, sms, batch, smsc-connector, notifier and gateway, each its own process on real
- * Postgres and Kafka. The simulator's SMPP and control ports are fixed for the run, so it can be
+ * SMSC simulator, admin, sms, batch, smsc-connector, notifier and gateway (with `replypath`, also
+ * replypath and replypath-legacy), each its own process on real Postgres and Kafka. The simulator's SMPP and control ports are fixed for the run, so it can be
  * killed and started again where the connector expects it; the connector's consumer group is
  * unique to the run.
  */
@@ -343,15 +352,30 @@ export async function startSmsProcesses(options: SmsPlatformOptions = {}): Promi
         CALLBACK_ALLOW_PRIVATE_TARGETS: 'true',
       },
     });
+    const replypath = options.replypath
+      ? await addReplypath(group, adminToken, {
+          ADMIN_URL: admin.url,
+          BILLING_INTERNAL_TOKEN: billingToken,
+        })
+      : undefined;
     const gateway = group.add('gateway', {
       script: 'services/gateway/dist/main.js',
       port: gatewayPort,
-      env: { UPSTREAM_SMS: sms.url, UPSTREAM_BATCH: batch.url },
+      env: {
+        UPSTREAM_SMS: sms.url,
+        UPSTREAM_BATCH: batch.url,
+        ...(replypath && {
+          UPSTREAM_REPLYPATH: replypath.current.url,
+          UPSTREAM_REPLYPATH_LEGACY: replypath.legacy.url,
+        }),
+      },
     });
     await smsc.start();
     const services = [admin, sms, batch, connector, notifier, gateway];
+    if (replypath) services.push(replypath.current, replypath.legacy);
     if (options.oneByOne) for (const service of services) await service.start();
     else await Promise.all(services.map((service) => service.start()));
+    if (replypath) await seedReplypathPool(replypath.current.url, adminToken);
     return {
       gatewayUrl: gateway.url,
       adminUrl: admin.url,
@@ -363,6 +387,7 @@ export async function startSmsProcesses(options: SmsPlatformOptions = {}): Promi
       batch,
       notifier,
       gateway,
+      ...(replypath && { replypath: replypath.current, replypathLegacy: replypath.legacy }),
       logTail: group.logTail,
       stop: group.stop,
     };
@@ -371,6 +396,42 @@ export async function startSmsProcesses(options: SmsPlatformOptions = {}): Promi
     throw error;
   }
 }
+
+/**
+ * replypath (its pool API on `adminToken`, as in `pnpm start`; `billing`: admin's billing API, for
+ * prepaid accounts) and the legacy interface that sends through its internal API with a token of
+ * the run.
+ */
+async function addReplypath(
+  group: ProcessGroup,
+  adminToken: string,
+  billing: Record<string, string>,
+) {
+  const internalToken = randomBytes(24).toString('base64url');
+  const current = group.add('replypath', {
+    script: 'services/replypath/dist/main.js',
+    port: await freePort(),
+    env: { ...billing, REPLYPATH_INTERNAL_TOKEN: internalToken, REPLYPATH_ADMIN_TOKEN: adminToken },
+  });
+  const legacy = group.add('replypath-legacy', {
+    script: 'services/replypath-legacy/dist/main.js',
+    port: await freePort(),
+    env: { REPLYPATH_URL: current.url, REPLYPATH_INTERNAL_TOKEN: internalToken },
+  });
+  return { current, legacy };
+}
+
+/**
+ * The platforms a reply-path end-to-end test runs on, like platform.e2e.test.ts: the embedded
+ * defaults, and every service its own process on real Kafka and Postgres.
+ */
+export const replypathPlatforms: [string, () => Promise<Platform>][] = [
+  ['embedded defaults', startEmbedded],
+  [
+    'real Kafka and Postgres, one process per service',
+    () => startSmsProcesses({ replypath: true }),
+  ],
+];
 
 /** An account created through the admin API and a client of the gateway with its password. */
 export interface GatewayAccount {
@@ -381,17 +442,22 @@ export interface GatewayAccount {
   gateway: Got;
 }
 
-/** Creates an account with `permissions` (a fresh name from `prefix`) on a running platform. */
+/**
+ * Creates an account with `permissions` and `settings` (a fresh name from `prefix`) on a running
+ * platform.
+ */
 export async function createGatewayAccount(
   platform: Platform,
   prefix: string,
   permissions: string[],
+  /** More of the account (callbacks, number scopes, ...), as the admin API takes them. */
+  settings: Record<string, unknown> = {},
 ): Promise<GatewayAccount> {
   const name = `${prefix}${Date.now().toString(36)}`;
   const password = randomBytes(12).toString('base64url');
   await got.post(`${platform.adminUrl}/internal/v1/accounts`, {
     headers: { authorization: `Bearer ${platform.adminToken}` },
-    json: { name, password, permissions },
+    json: { ...settings, name, password, permissions },
   });
   const basic = `Basic ${Buffer.from(`${name}:${password}`).toString('base64')}`;
   const gateway = got.extend({

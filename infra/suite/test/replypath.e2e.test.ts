@@ -1,12 +1,14 @@
 import { eventually } from '@msg/testing';
 import got, { type Got } from 'got';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Platform, startEmbedded } from './platform.js';
+import { type Platform, replypathPlatforms } from './platform.js';
+import { replypathAccount } from './replypath-account.js';
 
 /**
- * Reply-path sending end to end on the embedded defaults: through the gateway into the
- * replypath service (the seeded PTS fiction pool), over the bus to the smsc-connector, over real
- * SMPP to the SMSC simulator, which must see the allocated number as an international sender.
+ * Reply-path sending end to end on both platforms (the embedded defaults, and a process per
+ * service on real Kafka and Postgres): through the gateway into the replypath service (the seeded
+ * PTS fiction pool), over the bus to the smsc-connector, over real SMPP to the SMSC simulator,
+ * which must see the allocated number as an international sender.
  */
 interface Submit {
   sourceAddr: string;
@@ -21,90 +23,68 @@ const FICTION = /^\+467017406(0[5-9]|[1-9][0-9])$/;
 let platform: Platform;
 let gateway: Got;
 let smsc: Got;
-const account = { name: `rpe2e${Date.now().toString(36)}`, password: 'e2e-password-123' };
 
-beforeAll(async () => {
-  platform = await startEmbedded();
-  smsc = got.extend({ prefixUrl: platform.smscControlUrl ?? '', responseType: 'json' });
-  const created = await got.post(`${platform.adminUrl}/internal/v1/accounts`, {
-    headers: { authorization: `Bearer ${platform.adminToken}` },
-    json: { name: account.name, password: account.password, permissions: ['replypath'] },
-  });
-  expect(created.statusCode).toBe(201);
-  gateway = got.extend({
-    prefixUrl: platform.gatewayUrl,
-    username: account.name,
-    password: account.password,
-    throwHttpErrors: false,
-    retry: { limit: 0 },
-    responseType: 'json',
-  });
-  // The account reaches the replypath service over the bus: a dry run answers once it has.
-  await eventually(
-    async () => {
-      const res = await gateway.post('replypath/v1/sendsms?instantiate=false', {
-        json: { To: '0701234599', Msg: 'x' },
+describe.each(replypathPlatforms)('reply-path sending on %s', (_platform, start) => {
+  beforeAll(async () => {
+    platform = await start();
+    smsc = got.extend({ prefixUrl: platform.smscControlUrl ?? '', responseType: 'json' });
+    ({ gateway } = await replypathAccount(platform, 'rpe2e'));
+  }, 180_000);
+
+  afterAll(async () => {
+    await platform?.stop();
+  }, 60_000);
+
+  async function submitsTo(number: string): Promise<Submit[]> {
+    return eventually(
+      async () => {
+        const mine = (await smsc.get<Submit[]>('submits')).body.filter(
+          (s) => `+${s.destinationAddr}` === number,
+        );
+        return mine.length > 0 ? mine : undefined;
+      },
+      `a submit_sm to ${number}`,
+      20_000,
+    );
+  }
+
+  describe('reply-path SMS through the gateway to the SMSC', () => {
+    it('when sent with DLR=1, then the SMSC gets the allocated fiction-range number as an international sender and a receipt request', async () => {
+      const res = await gateway.post<Record<string, string>>('replypath/v1/sendsms', {
+        json: { To: '070-123 45 01', Msg: 'Reply YES', DLR: 1, VP: 60 },
       });
-      return res.statusCode === 200 ? true : undefined;
-    },
-    'the account at the replypath service',
-    20_000,
-  );
-}, 180_000);
-
-afterAll(async () => {
-  await platform?.stop();
-}, 60_000);
-
-async function submitsTo(number: string): Promise<Submit[]> {
-  return eventually(
-    async () => {
-      const mine = (await smsc.get<Submit[]>('submits')).body.filter(
-        (s) => `+${s.destinationAddr}` === number,
-      );
-      return mine.length > 0 ? mine : undefined;
-    },
-    `a submit_sm to ${number}`,
-    20_000,
-  );
-}
-
-describe('reply-path SMS through the gateway to the SMSC', () => {
-  it('when sent with DLR=1, then the SMSC gets the allocated fiction-range number as an international sender and a receipt request', async () => {
-    const res = await gateway.post<Record<string, string>>('replypath/v1/sendsms', {
-      json: { To: '070-123 45 01', Msg: 'Reply YES', DLR: 1, VP: 60 },
-    });
-    expect(res.statusCode).toBe(200);
-    expect(res.body).toMatchObject({
-      DestinationAddress: '+46701234501',
-      OriginatorAddress: expect.stringMatching(FICTION),
-    });
-    const [submit] = await submitsTo('+46701234501');
-    expect(submit).toMatchObject({
-      sourceAddr: res.body.OriginatorAddress?.slice(1),
-      sourceAddrTon: 1,
-      text: 'Reply YES',
-    });
-    expect((submit?.registeredDelivery ?? 0) & 0x03).not.toBe(0);
-  });
-
-  it('when two messages go to one recipient, then they come from two different numbers', async () => {
-    const send = () =>
-      gateway.post<Record<string, string>>('replypath/v1/sendsms', {
-        json: { To: '+46701234502', Msg: 'Which one?' },
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toMatchObject({
+        DestinationAddress: '+46701234501',
+        OriginatorAddress: expect.stringMatching(FICTION),
       });
-    const [a, b] = [await send(), await send()];
-    expect(a.body.OriginatorAddress).not.toBe(b.body.OriginatorAddress);
-  });
-
-  it('when the body breaks a rule, then the gateway passes on the 7.2 error', async () => {
-    const res = await gateway.post<Record<string, unknown>>('replypath/v1/sendsms', {
-      json: { To: '+4791234567', Msg: 'Hi' },
+      const [submit] = await submitsTo('+46701234501');
+      expect(submit).toMatchObject({
+        sourceAddr: res.body.OriginatorAddress?.slice(1),
+        sourceAddrTon: 1,
+        text: 'Reply YES',
+      });
+      expect((submit?.registeredDelivery ?? 0) & 0x03).not.toBe(0);
     });
-    expect(res.statusCode).toBe(400);
-    expect(res.body).toMatchObject({
-      code: 'VALIDATION_ERROR',
-      details: { loc: ['body', 'To'], type: 'not_swedish' },
+
+    it('when two messages go to one recipient, then they come from two different numbers', async () => {
+      const send = () =>
+        gateway.post<Record<string, string>>('replypath/v1/sendsms', {
+          json: { To: '+46701234502', Msg: 'Which one?' },
+        });
+      const [a, b] = [await send(), await send()];
+      expect(a.body.OriginatorAddress).not.toBe(b.body.OriginatorAddress);
+    });
+
+    it('when the body breaks a rule, then the gateway passes on the 7.2 error', async () => {
+      const res = await gateway.post<Record<string, unknown>>('replypath/v1/sendsms', {
+        json: { To: '+4791234567', Msg: 'Hi' },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.body).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        details: { loc: ['body', 'To'], type: 'not_swedish' },
+      });
     });
   });
 });

@@ -9,13 +9,18 @@ export interface BodyParsingOptions {
   rawBodyPaths: string[];
 }
 
-/** '/v1/batches/{batch_id}' → /^\/v1\/batches\/[^/]+$/ */
+/**
+ * '/v1/batches/{batch_id}' → /^\/v1\/batches\/[^/]+\/?$/i: the paths Express routes to the
+ * template's handler (non-strict, case-insensitive routing, its defaults), trailing slash included.
+ * Narrower than the router, a raw route's body would be parsed before its handler reads the
+ * stream, which then waits for data that never comes.
+ */
 export function pathTemplatePattern(template: string): RegExp {
   const pattern = template
     .split(/\{[^}]+\}/)
     .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
     .join('[^/]+');
-  return new RegExp(`^${pattern}$`);
+  return new RegExp(`^${pattern}/?$`, 'i');
 }
 
 /**

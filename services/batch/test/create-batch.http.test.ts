@@ -174,6 +174,25 @@ describe('createBatch: accepted', () => {
     expect(['created', 'processing', 'completed']).toContain(batch.rows[0]?.status);
   });
 
+  it('when the path has a trailing slash, then it is the same create: 202 at once, not an upload waited on forever', async () => {
+    const { token } = await svc.accountWithToken();
+    const res = await request(svc.app)
+      .post('/v1/batches/')
+      .timeout(20_000)
+      .set({
+        Authorization: `Bearer ${token}`,
+        'Content-Type': 'application/json',
+        'Content-Encoding': 'gzip',
+      })
+      .serialize((data: unknown) => data as string)
+      .send(gzipJson(batchBody(2)));
+    expect(res.status).toBe(202);
+    const { rows } = await svc.pool.query('SELECT total_messages FROM batch.batch WHERE id = $1', [
+      res.body.id,
+    ]);
+    expect(rows).toEqual([{ total_messages: 2 }]);
+  });
+
   it('when schedule_at is ahead without a zone, then it is UTC, the batch is scheduled and batch.created + batch.scheduled are queued to the callback with the token', async () => {
     const { token } = await svc.accountWithToken();
     const at = new Date(Date.now() + 2 * 86_400_000);

@@ -51,6 +51,16 @@ describe('routing public paths to services', () => {
         expect(res.body.bodyBytes).toBe(JSON.stringify({ hello: 'world' }).length);
       });
 
+      // A trailing slash is the service's business (its router takes it as the path without):
+      // the gateway forwards it and the body as they are, neither refused nor redirected.
+      it(`when a POST to ${prefix}/ ends in a slash, then ${service} gets it unchanged, body included`, async () => {
+        const res = await request(gateway.url).post(`${prefix}/`).send({ hello: 'world' });
+        expect(res.status).toBe(200);
+        expect(res.body.service).toBe(service);
+        expect(res.body.url).toBe(`${prefix}/`);
+        expect(res.body.bodyBytes).toBe(JSON.stringify({ hello: 'world' }).length);
+      });
+
       it(`when the path is exactly ${prefix}, then ${service} gets it`, async () => {
         const res = await request(gateway.url).get(prefix);
         expect(res.status).toBe(200);

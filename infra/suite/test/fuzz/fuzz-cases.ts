@@ -275,6 +275,20 @@ function build(
   };
 }
 
+/**
+ * The first unmutated request again with a slash after its path: Express routes it to the same
+ * operation, so it must be answered as promptly (it once made createBatch wait for a body its
+ * parser had already read, a 504 after 30 s). Added to every operation's sample, not left to the
+ * odds of the 'path trick' mutation.
+ */
+export function trailingSlashed(requests: FuzzRequest[]): FuzzRequest[] {
+  const plain = requests.find((r) => r.mutation === 'none');
+  if (!plain) return [];
+  const [path = '', query] = plain.path.split(/\?(.*)/s);
+  const slashed = `${path}/${query === undefined ? '' : `?${query}`}`;
+  return [{ ...plain, path: slashed, mutation: 'trailing slash' }];
+}
+
 function pathValue(value: unknown, path: (string | number)[]): unknown {
   return path.reduce<unknown>((v, k) => (v as Record<string | number, unknown>)?.[k], value);
 }
