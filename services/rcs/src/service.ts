@@ -2,15 +2,20 @@ import { fileURLToPath } from 'node:url';
 import {
   createCredentialVerifier,
   createPostgresRateLimiter,
+  createSecretBox,
+  parseSecretBoxKey,
   RATE_LIMIT_MIGRATIONS_DIR,
   requireServiceToken,
 } from '@msg/auth';
 import { OUTBOX_MIGRATIONS_DIR } from '@msg/bus';
 import { Topics } from '@msg/contracts';
 import { defineService, type ServiceDependencies, startWithBackground } from '@msg/service-kit';
+import { createAgentStore } from './agents/agent-store.js';
 import { createApp } from './app.js';
 import { loadRcsConfig, type RcsConfig } from './config.js';
 import { rcsAccess } from './http/access.js';
+import { createMessageStore } from './messages/message-store.js';
+import { agentRoutes, messageRoutes } from './routes.js';
 import { RCS_SCHEMA } from './schema.js';
 
 /** What the schema is made of: the outbox (@msg/bus), the rate buckets (@msg/auth), its tables. */
@@ -33,7 +38,16 @@ export const rcsService = defineService({
   async start(config: RcsConfig, kit) {
     const directory = await kit.accountDirectory();
     kit.outboxRelay();
+    const box = config.RCS_CREDENTIALS_KEY
+      ? createSecretBox(parseSecretBoxKey(config.RCS_CREDENTIALS_KEY))
+      : undefined;
+    const agents = createAgentStore(kit.pool, box);
+    const messages = createMessageStore(kit.pool);
     const app = createApp({
+      routes: (router) => {
+        messageRoutes(router, { agents, messages });
+        agentRoutes(router, agents);
+      },
       access: rcsAccess({
         verifier: createCredentialVerifier({ directory }),
         limiter: createPostgresRateLimiter({ pool: kit.pool, schema: RCS_SCHEMA }),
@@ -50,7 +64,7 @@ export const rcsService = defineService({
       validateResponses: config.NODE_ENV === 'test',
     });
     /** The account directory (accounts.v1): tests wait on it after publishing an account. */
-    return { app, accounts: directory };
+    return { app, accounts: directory, agents };
   },
 });
 
