@@ -22,7 +22,7 @@ export interface TestOptions {
  */
 export async function startTestRcs(options: TestOptions = {}) {
   const runtime = await startTestRuntime({ service: 'rcs' });
-  const { bus } = runtime;
+  const { bus, pool } = runtime;
   const service = await startRcsService(
     loadRcsConfig({
       LOG_LEVEL: 'error',
@@ -49,6 +49,8 @@ export async function startTestRcs(options: TestOptions = {}) {
   return {
     app,
     bus,
+    /** The service's database (assertions on what is stored). */
+    pool,
     published,
     admin,
 
