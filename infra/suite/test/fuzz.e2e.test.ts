@@ -6,6 +6,7 @@ import { loadSuiteConfig } from '../src/config.js';
 import { type RunningSuite, startSuite } from '../src/suite.js';
 import {
   type Answer,
+  type Credentials,
   type FuzzRequest,
   judge,
   requestsFor,
@@ -42,7 +43,7 @@ interface Failure {
 
 describe(`fuzz of every documented operation (seed ${SEED}, ${RUNS} cases each)`, () => {
   let suite: RunningSuite;
-  let credentials: Record<string, string>;
+  let credentials: Credentials;
   const totals = { requests: 0, failures: 0, byStatus: {} as Record<number, number> };
 
   beforeAll(async () => {
@@ -73,6 +74,9 @@ describe(`fuzz of every documented operation (seed ${SEED}, ${RUNS} cases each)`
       basicAuth: `Basic ${Buffer.from(`${demo.username}:${demo.password}`).toString('base64')}`,
       bearerAuth: `Bearer ${token.access_token}`,
       adminToken: `Bearer ${suite.adminToken}`,
+      // RCS: both headers are one credential; its operator API takes the admin token.
+      apiKeyAuth: { 'x-api-key': demo.apiKey, 'x-client-id': demo.username },
+      adminBearer: `Bearer ${suite.adminToken}`,
     };
   }, 180_000);
 

@@ -5,7 +5,7 @@ export { CLIENT_URL_FORMAT, isClientUrl, MAX_CLIENT_URL_LENGTH } from './client-
 export { createService, type ServiceOptions } from './create-service.js';
 export { type ErrorFormat, type ErrorResponse, jsonErrorFormat } from './error-format.js';
 export * from './errors.js';
-export { type ReadinessCheck, readinessProbe } from './health.js';
+export { checkReadiness, type ReadinessCheck, readinessProbe } from './health.js';
 export {
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENT_REPLAYED_HEADER,
@@ -24,6 +24,7 @@ export {
   textProblem,
   utf8Check,
 } from './json-input-rules.js';
+export { CliError, operatorApi, runCli } from './operator-cli.js';
 export { problemErrorFormat, problemSlug } from './problem-format.js';
 export {
   flushLogger,
