@@ -21,6 +21,8 @@ export interface CallbackRow {
   method: 'GET' | 'POST';
   query: Record<string, string> | null;
   body: unknown;
+  body_text: string | null;
+  headers: Record<string, string> | null;
   origin: { service: string; kind: string };
   give_up_at: Date;
   attempts: number;
@@ -29,8 +31,8 @@ export interface CallbackRow {
   expired: boolean;
 }
 
-const COLUMNS = `"callback_id", "account_id", "url", "target", "method", "query", "body", "origin",
-  "give_up_at", "attempts", "last_error"`;
+const COLUMNS = `"callback_id", "account_id", "url", "target", "method", "query", "body", "body_text",
+  "headers", "origin", "give_up_at", "attempts", "last_error"`;
 
 /** The URL's origin (scheme://host:port), the key of per-target limits and of the topics. */
 export function targetOf(url: string): string {
@@ -48,9 +50,9 @@ export async function insertCallback(
 ): Promise<boolean> {
   const result = await sql.query(
     `INSERT INTO ${TABLE} ("callback_id", "account_id", "url", "target", "method", "query", "body",
-       "origin", "give_up_at")
+       "origin", "give_up_at", "body_text", "headers")
      VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8::jsonb,
-       COALESCE($9::timestamptz, now() + $10 * interval '1 millisecond'))
+       COALESCE($9::timestamptz, now() + $10 * interval '1 millisecond'), $11, $12::jsonb)
      ON CONFLICT ("callback_id") DO NOTHING`,
     [
       request.callbackId,
@@ -63,6 +65,8 @@ export async function insertCallback(
       JSON.stringify(request.origin),
       request.giveUpAt ?? null,
       horizonMs,
+      request.bodyText ?? null,
+      request.headers === undefined ? null : JSON.stringify(request.headers),
     ],
   );
   return result.rowCount === 1;
@@ -180,6 +184,8 @@ function deadLetterOf(row: DeadRow): CallbackDeadLetter {
     method: row.method,
     ...(row.query !== null && { query: row.query }),
     ...(row.body !== null && { body: row.body }),
+    ...(row.body_text !== null && { bodyText: row.body_text }),
+    ...(row.headers !== null && { headers: row.headers }),
     giveUpAt: row.give_up_at.toISOString(),
     origin: row.origin,
     attempts: row.attempts,

@@ -140,6 +140,8 @@ export function createDeliveryLoop(options: DeliveryLoopOptions) {
       method: row.method,
       ...(row.query && { query: row.query }),
       ...(row.body !== null && { body: row.body }),
+      ...(row.body_text !== null && { bodyText: row.body_text }),
+      ...(row.headers !== null && { headers: row.headers }),
     });
     const outcome = await record(row, result);
     metrics.attempt(outcome, result.durationMs);
