@@ -64,6 +64,7 @@ export {
   type RequestRateLimiter,
 } from './rate-limiter.js';
 export { requireAccount } from './require-account.js';
+export { createSecretBox, parseSecretBoxKey, type SecretBox } from './secret-box.js';
 export {
   DEFAULT_SCRYPT_PARAMS,
   hashSecret,

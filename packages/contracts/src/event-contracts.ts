@@ -9,6 +9,7 @@ import {
 } from './callbacks.js';
 import { envelopeSchema } from './envelope.js';
 import { OPT_OUT_EVENT, optOutChangeSchema } from './opt-outs.js';
+import { RCS_EVENT, RCS_OUTBOUND_EVENT, rcsDomainEventSchema, rcsOutboundSchema } from './rcs.js';
 import {
   SMS_INBOUND_EVENT,
   SMS_OUTBOUND_EVENT,
@@ -36,8 +37,7 @@ function topicContract<Schema extends z.ZodType>(description: TopicDescription, 
 /**
  * The contract of every topic that carries events: its runtime schema (envelope and payload) and
  * what the AsyncAPI document says about it. The bus checks every event against it on publish
- * and on consume. rcs.events.v1 and voice.events.v1 get theirs with the services that produce
- * them; deadletter.v1 holds whatever could not be handled, as it was, so it has none.
+ * and on consume. voice.events.v1 gets its own with the service that produces it; deadletter.v1 holds whatever could not be handled, as it was, so it has none.
  */
 export const eventContracts = {
   [Topics.accounts]: topicContract(
@@ -121,6 +121,25 @@ export const eventContracts = {
       compacted: true,
     },
     envelopeSchema([OPT_OUT_EVENT], optOutChangeSchema),
+  ),
+  [Topics.rcsEvents]: topicContract(
+    {
+      summary:
+        "An RCS event (spec 2.5's event table, 6.3) for the agent's webhooks; `event` is the body delivered.",
+      key: 'agent id',
+      producers: ['rcs (outcomes of sends, dry runs; RBM pushes)'],
+      consumers: ['notifier (POSTs `event` to every matching enabled webhook of the agent)'],
+    },
+    envelopeSchema([RCS_EVENT], rcsDomainEventSchema),
+  ),
+  [Topics.rcsOutbound]: topicContract(
+    {
+      summary: 'An RCS message accepted by POST /rcs/v1/messages, to send through RBM.',
+      key: 'agent id (per-agent order and throughput)',
+      producers: ['rcs'],
+      consumers: ['rcs (delivery worker)'],
+    },
+    envelopeSchema([RCS_OUTBOUND_EVENT], rcsOutboundSchema),
   ),
 };
 

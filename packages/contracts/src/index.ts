@@ -62,6 +62,18 @@ export {
   optOutKey,
 } from './opt-outs.js';
 export {
+  RCS_EVENT,
+  RCS_OUTBOUND_EVENT,
+  RCS_TRAFFIC_TYPES,
+  type RcsDomainEvent,
+  type RcsOutbound,
+  type RcsTrafficType,
+  type RcsWebhookEvent,
+  rcsDomainEventSchema,
+  rcsOutboundSchema,
+  rcsWebhookEventSchema,
+} from './rcs.js';
+export {
   SMS_INBOUND_EVENT,
   SMS_OUTBOUND_EVENT,
   SMS_SOURCES,

@@ -9,6 +9,7 @@ export type OpenApiDocumentName =
   | 'gateway'
   | 'lookup-legacy'
   | 'numbers'
+  | 'rcs'
   | 'replypath'
   | 'replypath-legacy'
   | 'sms';

@@ -60,6 +60,11 @@ export interface ServiceOptions {
   metrics?: Registry;
   /** Also collect Node process metrics (CPU, memory, event loop) on the registry; default false. */
   processMetrics?: boolean;
+  /**
+   * What happens to request body members the document does not declare: 'reject' (400, the
+   * default) or 'drop' (removed before validation and logged; the RCS interface's rule).
+   */
+  unknownBodyMembers?: 'reject' | 'drop';
   /** Check every response against the document; on in tests. Default false. */
   validateResponses?: boolean;
   /** Put the stack of unexpected errors in 500 responses; development only. Default false. */
@@ -92,6 +97,7 @@ export function createService(options: ServiceOptions): Express {
         openapiPath: options.openapiPath,
         rawBodyPaths,
         validateResponses: options.validateResponses ?? false,
+        ...(options.unknownBodyMembers && { unknownBodyMembers: options.unknownBodyMembers }),
         ...(options.authenticators ? { authenticators: options.authenticators } : {}),
       }),
     );

@@ -29,12 +29,17 @@ const onlyGet: RequestHandler = () => {
   throw new MethodNotAllowedError(['GET', 'HEAD']);
 };
 
+/** Every check's name and whether it passes (each bounded by a timeout), in order. */
+export function checkReadiness(
+  readiness: readonly ReadinessCheck[],
+): Promise<(readonly [string, boolean])[]> {
+  return Promise.all(readiness.map(async (check) => [check.name, await passes(check)] as const));
+}
+
 /** GET /readyz: 200 when every check passes, else 503 naming the failing ones. */
 export function readinessProbe(readiness: readonly ReadinessCheck[]): RequestHandler {
   return async (req, res) => {
-    const results = await Promise.all(
-      readiness.map(async (check) => [check.name, await passes(check)] as const),
-    );
+    const results = await checkReadiness(readiness);
     const checks = Object.fromEntries(results.map(([name, ok]) => [name, ok ? 'ok' : 'failing']));
     const failing = results.filter(([, ok]) => !ok).map(([name]) => name);
     if (failing.length > 0) req.log.debug('not ready', { failing });

@@ -5,7 +5,7 @@ export { CLIENT_URL_FORMAT, isClientUrl, MAX_CLIENT_URL_LENGTH } from './client-
 export { createService, type ServiceOptions } from './create-service.js';
 export { type ErrorFormat, type ErrorResponse, jsonErrorFormat } from './error-format.js';
 export * from './errors.js';
-export { type ReadinessCheck, readinessProbe } from './health.js';
+export { checkReadiness, type ReadinessCheck, readinessProbe } from './health.js';
 export {
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENT_REPLAYED_HEADER,

@@ -2,6 +2,7 @@ import { type OpenApiDocument, readOpenApiDocument } from '@msg/contracts';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { middleware } from 'express-openapi-validator';
 import { CLIENT_URL_FORMAT, isClientUrl } from './client-url.js';
+import { logDroppedMembers, snapshotBody } from './dropped-members.js';
 import { integerParameters } from './integer-parameters.js';
 import { isRecord, matchedOperation } from './openapi-request.js';
 
@@ -13,6 +14,8 @@ export interface OpenApiValidationOptions {
   validateResponses: boolean;
   /** Express middleware per security scheme name of the document; see createService. */
   authenticators?: Record<string, RequestHandler>;
+  /** 'drop': body members the document does not declare are removed and logged, not refused. */
+  unknownBodyMembers?: 'reject' | 'drop';
 }
 
 /** Our own routes, not part of any interface document. */
@@ -163,7 +166,8 @@ function documentedSecurity(
 
 /**
  * express-openapi-validator, strict: unknown paths 404, wrong methods 405, undeclared media types
- * 415, unknown query parameters and body fields 400; bodies are not coerced (query and path
+ * 415, unknown query parameters and body fields 400 (body fields dropped and logged instead with
+ * `unknownBodyMembers: 'drop'`); bodies are not coerced (query and path
  * parameters are, as they only exist as strings).
  */
 export function openapiValidation(options: OpenApiValidationOptions): RequestHandler[] {
@@ -173,10 +177,17 @@ export function openapiValidation(options: OpenApiValidationOptions): RequestHan
       `${options.openapiPath}: OpenAPI ${document.openapi} is not supported; use 3.1`,
     );
   }
+  const drop = options.unknownBodyMembers === 'drop';
   const chain = middleware({
     apiSpec: document,
     validateApiSpec: true,
-    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, allErrors: true },
+    validateRequests: {
+      allowUnknownQueryParameters: false,
+      coerceTypes: false,
+      allErrors: true,
+      // Every member a schema with `properties` does not declare is removed before validation.
+      ...(drop && { removeAdditional: 'all' as const }),
+    },
     validateResponses: options.validateResponses
       ? { coerceTypes: false, removeAdditional: false, allErrors: true }
       : false,
@@ -204,6 +215,9 @@ export function openapiValidation(options: OpenApiValidationOptions): RequestHan
     ...chain.slice(0, requestValidation),
     ...(options.authenticators ? [documentedSecurity(document, options.authenticators)] : []),
     integerParameters,
-    ...chain.slice(requestValidation),
+    ...(drop ? [snapshotBody] : []),
+    chain[requestValidation] as RequestHandler,
+    ...(drop ? [logDroppedMembers] : []),
+    ...chain.slice(requestValidation + 1),
   ];
 }

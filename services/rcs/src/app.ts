@@ -1,0 +1,55 @@
+import { openapiDocumentPath } from '@msg/contracts';
+import { createService, type ReadinessCheck } from '@msg/http';
+import type { Logger } from '@msg/logger';
+import type { Express, RequestHandler } from 'express';
+import type { Registry } from 'prom-client';
+import { rcsErrorFormat } from './http/error-format.js';
+import { getLiveness, getReadiness } from './operations/health.js';
+
+export interface RcsAppDeps {
+  /** The document's apiKeyAuth + clientIdAuth: rcsAccess (401, 403, 429). */
+  access: RequestHandler;
+  /** The document's adminBearer: RCS_ADMIN_TOKEN (requireServiceToken). */
+  adminBearer: RequestHandler;
+  /** Mounts the operations beyond health (messages, agents; webhooks of their own branch). */
+  routes?: (app: Express) => void;
+  logger: Logger;
+  metrics?: Registry;
+  readiness: ReadinessCheck[];
+  trustProxy?: string[];
+  validateResponses?: boolean;
+}
+
+/**
+ * A message is at most 11 suggestions and 10 cards of bounded text: far below 64 kB even with
+ * every character escaped, so a larger body is refused before it is parsed.
+ */
+export const RCS_BODY_LIMIT = '64kb';
+
+/** The RCS HTTP app. Never listens: main.ts (or a test) does. */
+export function createApp(deps: RcsAppDeps) {
+  return createService({
+    name: 'rcs',
+    logger: deps.logger,
+    openapiPath: openapiDocumentPath('rcs'),
+    errorFormat: rcsErrorFormat,
+    bodyLimit: RCS_BODY_LIMIT,
+    // Spec 2.5: unknown fields in any request are dropped silently and logged.
+    unknownBodyMembers: 'drop',
+    readiness: deps.readiness,
+    ...(deps.metrics && { metrics: deps.metrics }),
+    ...(deps.trustProxy && { trustProxy: deps.trustProxy }),
+    ...(deps.validateResponses !== undefined && { validateResponses: deps.validateResponses }),
+    // Both headers are one credential: the access chain reads them together.
+    authenticators: {
+      apiKeyAuth: deps.access,
+      clientIdAuth: (_req, _res, next) => next(),
+      adminBearer: deps.adminBearer,
+    },
+    routes: (app) => {
+      app.get('/rcs/v1/health/live', getLiveness());
+      app.get('/rcs/v1/health/ready', getReadiness(deps.readiness));
+      deps.routes?.(app);
+    },
+  });
+}

@@ -1,0 +1,41 @@
+import { parseSecretBoxKey } from '@msg/auth';
+import { envField, int, loadConfig, secret, serviceSettings, trustSettings, z } from '@msg/config';
+
+/**
+ * 32 bytes, hex or base64 (@msg/auth parseSecretBoxKey); checked here, kept as text (the
+ * configuration is frozen, a Buffer cannot be) and read into a key by the service.
+ */
+const secretBoxKey = () =>
+  envField('expected 32 bytes as 64 hex characters or base64', (raw) => {
+    try {
+      parseSecretBoxKey(raw);
+      return raw;
+    } catch {
+      return undefined;
+    }
+  }).meta({ secret: true });
+
+/** The service's own settings; DATABASE_URL and KAFKA_BROKERS are the service kit's. */
+export const rcsSettings = z.object({
+  ...serviceSettings.shape,
+  ...trustSettings.shape,
+  RCS_ADMIN_TOKEN: secret()
+    .optional()
+    .describe(
+      'Bearer token of the operator API /internal/v1/agents (operators, `pnpm rcs agents`); unset: refused (401)',
+    ),
+  RCS_CREDENTIALS_KEY: secretBoxKey()
+    .optional()
+    .describe(
+      "AES-256-GCM key (32 bytes, hex or base64) that encrypts agents' RBM service-account keys at rest; unset: agents cannot be given credentials",
+    ),
+  RCS_RATE_LIMIT_PER_MINUTE: int({ min: 1, max: 1_000_000, default: 100 }).describe(
+    'Requests per minute per client (X-Client-ID) on /rcs/v1 and /v1/webhooks (spec 8.4: 100)',
+  ),
+});
+
+export type RcsConfig = z.infer<typeof rcsSettings>;
+
+export function loadRcsConfig(env: NodeJS.ProcessEnv = process.env): RcsConfig {
+  return loadConfig(rcsSettings, env);
+}

@@ -1,0 +1,25 @@
+import { checkReadiness, type ReadinessCheck } from '@msg/http';
+import type { RequestHandler } from 'express';
+
+/** GET /rcs/v1/health/live — the process answers (spec 4.5: `{message, status}`). */
+export function getLiveness(): RequestHandler {
+  return (_req, res) => {
+    res.json({ message: 'RCS service is alive', status: 'ok' });
+  };
+}
+
+/**
+ * GET /rcs/v1/health/ready — 200 when every critical dependency (database, bus, account
+ * directory: the kit's readiness checks) is usable, else 503 with the same body shape naming
+ * the failing ones.
+ */
+export function getReadiness(readiness: readonly ReadinessCheck[]): RequestHandler {
+  return async (_req, res) => {
+    const failing = (await checkReadiness(readiness)).filter(([, ok]) => !ok).map(([n]) => n);
+    if (failing.length === 0) {
+      res.json({ message: 'RCS service is ready', status: 'ok' });
+      return;
+    }
+    res.status(503).json({ message: `Unavailable: ${failing.join(', ')}`, status: 'unavailable' });
+  };
+}

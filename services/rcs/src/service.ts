@@ -1,0 +1,61 @@
+import { fileURLToPath } from 'node:url';
+import {
+  createCredentialVerifier,
+  createPostgresRateLimiter,
+  RATE_LIMIT_MIGRATIONS_DIR,
+  requireServiceToken,
+} from '@msg/auth';
+import { OUTBOX_MIGRATIONS_DIR } from '@msg/bus';
+import { Topics } from '@msg/contracts';
+import { defineService, type ServiceDependencies, startWithBackground } from '@msg/service-kit';
+import { createApp } from './app.js';
+import { loadRcsConfig, type RcsConfig } from './config.js';
+import { rcsAccess } from './http/access.js';
+import { RCS_SCHEMA } from './schema.js';
+
+/** What the schema is made of: the outbox (@msg/bus), the rate buckets (@msg/auth), its tables. */
+export const RCS_MIGRATIONS = [
+  OUTBOX_MIGRATIONS_DIR,
+  RATE_LIMIT_MIGRATIONS_DIR,
+  fileURLToPath(new URL('../prisma/migrations', import.meta.url)),
+];
+
+/**
+ * The RCS service: schema "rcs" and the account directory before it serves; once it listens,
+ * the outbox relay (rcs.outbound.v1 for the delivery worker, rcs.events.v1 for the notifier).
+ */
+export const rcsService = defineService({
+  name: 'rcs',
+  loadConfig: loadRcsConfig,
+  database: { schema: RCS_SCHEMA, migrations: RCS_MIGRATIONS },
+  // Producers and consumers both create what they use: services start in any order.
+  topics: [{ topic: Topics.rcsEvents }, { topic: Topics.rcsOutbound }],
+  async start(config: RcsConfig, kit) {
+    const directory = await kit.accountDirectory();
+    kit.outboxRelay();
+    const app = createApp({
+      access: rcsAccess({
+        verifier: createCredentialVerifier({ directory }),
+        limiter: createPostgresRateLimiter({ pool: kit.pool, schema: RCS_SCHEMA }),
+        perMinute: config.RCS_RATE_LIMIT_PER_MINUTE,
+      }),
+      adminBearer: requireServiceToken(config.RCS_ADMIN_TOKEN, {
+        realm: 'rcs-agents',
+        message: 'Missing or invalid token',
+      }),
+      logger: kit.logger,
+      metrics: kit.metrics,
+      readiness: kit.readiness,
+      trustProxy: config.TRUSTED_PROXIES,
+      validateResponses: config.NODE_ENV === 'test',
+    });
+    /** The account directory (accounts.v1): tests wait on it after publishing an account. */
+    return { app, accounts: directory };
+  },
+});
+
+/** The whole service, background included, without listening (component tests). */
+export const startRcsService = (config: RcsConfig, dependencies: ServiceDependencies) =>
+  startWithBackground(rcsService, config, dependencies);
+
+export type RcsService = Awaited<ReturnType<typeof startRcsService>>;
