@@ -12,6 +12,7 @@ import { createApp } from './app.js';
 import { loadRcsConfig, type RcsConfig } from './config.js';
 import { rcsAccess } from './http/access.js';
 import { RCS_SCHEMA } from './schema.js';
+import { startWebhooks, WEBHOOK_TOPICS } from './webhooks/index.js';
 
 /** What the schema is made of: the outbox (@msg/bus), the rate buckets (@msg/auth), its tables. */
 export const RCS_MIGRATIONS = [
@@ -33,6 +34,7 @@ export const rcsService = defineService({
   async start(config: RcsConfig, kit) {
     const directory = await kit.accountDirectory();
     kit.outboxRelay();
+    const webhookRoutes = startWebhooks(config, config.RCS_CREDENTIALS_KEY, kit);
     const app = createApp({
       access: rcsAccess({
         verifier: createCredentialVerifier({ directory }),
@@ -43,6 +45,7 @@ export const rcsService = defineService({
         realm: 'rcs-agents',
         message: 'Missing or invalid token',
       }),
+      routes: webhookRoutes,
       logger: kit.logger,
       metrics: kit.metrics,
       readiness: kit.readiness,
