@@ -2,15 +2,20 @@ import { fileURLToPath } from 'node:url';
 import {
   createCredentialVerifier,
   createPostgresRateLimiter,
+  createSecretBox,
+  parseSecretBoxKey,
   RATE_LIMIT_MIGRATIONS_DIR,
   requireServiceToken,
 } from '@msg/auth';
 import { OUTBOX_MIGRATIONS_DIR } from '@msg/bus';
 import { Topics } from '@msg/contracts';
 import { defineService, type ServiceDependencies, startWithBackground } from '@msg/service-kit';
+import { createAgentStore } from './agents/agent-store.js';
 import { createApp } from './app.js';
 import { loadRcsConfig, type RcsConfig } from './config.js';
 import { rcsAccess } from './http/access.js';
+import { createMessageStore } from './messages/message-store.js';
+import { agentRoutes, messageRoutes } from './routes.js';
 import { RCS_SCHEMA } from './schema.js';
 import { startWebhooks, WEBHOOK_TOPICS } from './webhooks/index.js';
 
@@ -30,12 +35,22 @@ export const rcsService = defineService({
   loadConfig: loadRcsConfig,
   database: { schema: RCS_SCHEMA, migrations: RCS_MIGRATIONS },
   // Producers and consumers both create what they use: services start in any order.
-  topics: [{ topic: Topics.rcsEvents }, { topic: Topics.rcsOutbound }],
+  topics: [{ topic: Topics.rcsEvents }, { topic: Topics.rcsOutbound }, ...WEBHOOK_TOPICS],
   async start(config: RcsConfig, kit) {
     const directory = await kit.accountDirectory();
     kit.outboxRelay();
-    const webhookRoutes = startWebhooks(config, config.RCS_CREDENTIALS_KEY, kit);
+    const box = config.RCS_CREDENTIALS_KEY
+      ? createSecretBox(parseSecretBoxKey(config.RCS_CREDENTIALS_KEY))
+      : undefined;
+    const agents = createAgentStore(kit.pool, box);
+    const messages = createMessageStore(kit.pool);
+    const webhookRoutes = startWebhooks(config, box, kit);
     const app = createApp({
+      routes: (router) => {
+        messageRoutes(router, { agents, messages });
+        agentRoutes(router, agents);
+        webhookRoutes(router);
+      },
       access: rcsAccess({
         verifier: createCredentialVerifier({ directory }),
         limiter: createPostgresRateLimiter({ pool: kit.pool, schema: RCS_SCHEMA }),
@@ -45,7 +60,6 @@ export const rcsService = defineService({
         realm: 'rcs-agents',
         message: 'Missing or invalid token',
       }),
-      routes: webhookRoutes,
       logger: kit.logger,
       metrics: kit.metrics,
       readiness: kit.readiness,
@@ -53,7 +67,7 @@ export const rcsService = defineService({
       validateResponses: config.NODE_ENV === 'test',
     });
     /** The account directory (accounts.v1): tests wait on it after publishing an account. */
-    return { app, accounts: directory };
+    return { app, accounts: directory, agents };
   },
 });
 

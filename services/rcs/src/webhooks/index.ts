@@ -1,4 +1,4 @@
-import { createSecretBox, parseSecretBoxKey } from '@msg/auth';
+import type { SecretBox } from '@msg/auth';
 import { Topics } from '@msg/contracts';
 import type { DatabaseContext } from '@msg/service-kit';
 import type { Express } from 'express';
@@ -13,15 +13,15 @@ export const WEBHOOK_TOPICS = [{ topic: Topics.callbacks }];
 
 /**
  * The webhooks of the RCS service: their routes (to mount in createApp) and, once listening,
- * the fan-out of rcs.events.v1 to the notifier. Secrets are sealed with `secretsKey`
+ * the fan-out of rcs.events.v1 to the notifier. Secrets are sealed with `box`
  * (RCS_CREDENTIALS_KEY); without it the routes answer 503 and nothing is fanned out.
  */
 export function startWebhooks(
   settings: WebhookSettings,
-  secretsKey: string | undefined,
+  box: SecretBox | undefined,
   kit: DatabaseContext,
 ): (app: Express) => void {
-  const store = secretsKey ? createWebhookStore(kit.pool, createSecretBox(parseSecretBoxKey(secretsKey))) : undefined;
+  const store = box ? createWebhookStore(kit.pool, box) : undefined;
   const tester = createWebhookTester(settings, kit.logger);
   kit.onStop('webhook-tester', () => tester.close());
   if (store) {

@@ -1,0 +1,104 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { enqueueOutbox } from '@msg/bus';
+import {
+  makeEvent,
+  RCS_EVENT,
+  RCS_OUTBOUND_EVENT,
+  type RcsDomainEvent,
+  type RcsOutbound,
+  type RcsTrafficType,
+  Topics,
+} from '@msg/contracts';
+import { withTransaction } from '@msg/db';
+import type pg from 'pg';
+import { RCS_SCHEMA } from '../schema.js';
+
+/** A send that passed validation and authorisation. */
+export interface AcceptedMessage {
+  accountId: string;
+  agentId: string;
+  recipient: string;
+  clientMessageId: string | null;
+  trafficType: RcsTrafficType;
+  /** The request's `message`, as validated (unknown members dropped). */
+  content: Record<string, unknown>;
+  dryRun: boolean;
+  traceId?: string;
+}
+
+/** `evt_` + 128 random bits (hex): unique per event occurrence, for the receiver's dedupe. */
+export const newEventId = () => `evt_${randomBytes(16).toString('hex')}`;
+
+/**
+ * Stores an accepted message and, in the same transaction, what it leads to: the message for the
+ * delivery worker on rcs.outbound.v1, or for a dry run exactly one `test.rcs.out.delivered` on
+ * rcs.events.v1 (spec 6.3). Both keyed by agent id. Answers the message id.
+ */
+export function createMessageStore(pool: pg.Pool, now: () => Date = () => new Date()) {
+  return {
+    async accept(message: AcceptedMessage): Promise<string> {
+      const id = randomUUID();
+      const at = now().toISOString();
+      const context = {
+        accountId: message.accountId,
+        ...(message.traceId && { traceId: message.traceId }),
+      };
+      await withTransaction(pool, async (client) => {
+        await client.query(
+          `INSERT INTO "${RCS_SCHEMA}"."messages" ("id", "account_id", "agent_id", "recipient",
+             "client_message_id", "traffic_type", "content", "dry_run", "state", "created_at")
+           VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10)`,
+          [
+            id,
+            message.accountId,
+            message.agentId,
+            message.recipient,
+            message.clientMessageId,
+            message.trafficType,
+            JSON.stringify(message.content),
+            message.dryRun,
+            message.dryRun ? 'simulated' : 'queued',
+            at,
+          ],
+        );
+        if (message.dryRun) {
+          const event: RcsDomainEvent = {
+            agentId: message.agentId,
+            accountId: message.accountId,
+            messageId: id,
+            event: {
+              event_type: 'test.rcs.out.delivered',
+              agent_id: message.agentId,
+              send_time: at,
+              event_id: newEventId(),
+              message_id: id,
+              ...(message.clientMessageId !== null && {
+                client_message_id: message.clientMessageId,
+              }),
+            },
+          };
+          await enqueueOutbox(client, RCS_SCHEMA, Topics.rcsEvents, [
+            { key: message.agentId, value: makeEvent(RCS_EVENT, event, context) },
+          ]);
+          return;
+        }
+        const outbound: RcsOutbound = {
+          messageId: id,
+          accountId: message.accountId,
+          agentId: message.agentId,
+          recipient: message.recipient,
+          messageTrafficType: message.trafficType,
+          clientMessageId: message.clientMessageId,
+          content: message.content,
+          acceptedAt: at,
+        };
+        await enqueueOutbox(client, RCS_SCHEMA, Topics.rcsOutbound, [
+          { key: message.agentId, value: makeEvent(RCS_OUTBOUND_EVENT, outbound, context) },
+        ]);
+      });
+      return id;
+    },
+  };
+}
+
+export type MessageStore = ReturnType<typeof createMessageStore>;

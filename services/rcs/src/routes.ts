@@ -1,0 +1,28 @@
+import type { Express } from 'express';
+import type { AgentStore } from './agents/agent-store.js';
+import type { MessageStore } from './messages/message-store.js';
+import {
+  createAgent,
+  deleteAgent,
+  getAgent,
+  listAgents,
+  updateAgent,
+} from './operations/agents.js';
+import { sendMessage } from './operations/sendMessage.js';
+
+/** The public sending operations (/rcs/v1). */
+export function messageRoutes(
+  app: Express,
+  deps: { agents: AgentStore; messages: MessageStore },
+): void {
+  app.post('/rcs/v1/messages', sendMessage(deps.agents, deps.messages));
+}
+
+/** The operator's agent API (/internal/v1/agents; not routed by the gateway). */
+export function agentRoutes(app: Express, agents: AgentStore): void {
+  app.get('/internal/v1/agents', listAgents(agents));
+  app.post('/internal/v1/agents', createAgent(agents));
+  app.get('/internal/v1/agents/:agent_id', getAgent(agents));
+  app.patch('/internal/v1/agents/:agent_id', updateAgent(agents));
+  app.delete('/internal/v1/agents/:agent_id', deleteAgent(agents));
+}
