@@ -23,6 +23,11 @@ export interface CallbackRequest {
    * HMAC of the raw body, which re-serialising could change).
    */
   bodyText?: string;
+  /**
+   * Retry every answered failure (any non-2xx status), not only 5xx, 408 and 429: RCS webhooks
+   * (spec 6.3: non-2xx, timeout and connection errors are all retried). Default false.
+   */
+  retryEveryFailure?: boolean;
   /** Extra request headers, names `x-...` only (e.g. the requester's own X-Webhook-Signature). */
   headers?: Record<string, string>;
   /** Stop retrying after this time (ISO); the notifier's default horizon otherwise. */
@@ -73,6 +78,7 @@ const callbackRequestShape = {
   query: z.record(z.string(), z.string()).optional(),
   body: z.unknown().optional(),
   bodyText: z.string().max(1_000_000).optional(),
+  retryEveryFailure: z.boolean().optional(),
   headers: z
     .record(
       z.string().regex(/^x-[a-z0-9-]{1,100}$/i, 'expected a header name x-...'),

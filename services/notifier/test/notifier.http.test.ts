@@ -238,6 +238,15 @@ describe('retries', () => {
     expect(target.received).toHaveLength(1);
   });
 
+  it('when the request says retryEveryFailure and the receiver answers 404 then 200, then it is retried and delivered', async () => {
+    await notifier();
+    const target = await receiver((_req, res, n) => res.writeHead(n === 1 ? 404 : 200).end());
+    const req = callbackRequest(target.url, { body: { a: 1 }, retryEveryFailure: true });
+    await publishCallback(bus, req);
+    expect(await deliveredRow(req)).toMatchObject({ attempts: 2 });
+    expect(target.received).toHaveLength(2);
+  });
+
   it('when the horizon has already passed, then it goes to callbacks.dlq.v1 without an attempt', async () => {
     await notifier();
     const target = await receiver();

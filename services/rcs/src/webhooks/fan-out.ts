@@ -39,6 +39,7 @@ export function webhookCallbacks(
       url: webhook.webhook_url,
       method: 'POST',
       bodyText,
+      retryEveryFailure: true,
       headers: { [WEBHOOK_SIGNATURE_HEADER]: signWebhookBody(webhook.secret, bodyText) },
       giveUpAt: giveUpAt.toISOString(),
       origin: { service: 'rcs', kind: event.event.event_type },
