@@ -28,7 +28,11 @@ export async function republishAccounts(adminUrl: string, adminToken: string): P
  * Makes sure the demo account exists with every permission and scope, the given password and API
  * key — through the admin API, exactly as an operator would. Safe to run on every start.
  */
-export async function seedDemoAccount(adminUrl: string, adminToken: string, demo: DemoAccount) {
+export async function seedDemoAccount(
+  adminUrl: string,
+  adminToken: string,
+  demo: DemoAccount,
+): Promise<{ id: string }> {
   const api = adminApi(adminUrl, adminToken);
   const name = encodeURIComponent(demo.username);
   const settings = { permissions: [...PERMISSIONS], numberScopes: [...NUMBER_SCOPES] };
@@ -41,10 +45,13 @@ export async function seedDemoAccount(adminUrl: string, adminToken: string, demo
     await api.post('', { json: { name: demo.username, ...settings } });
   }
   await api.put(`${name}/password`, { json: { password: demo.password } });
-  const account = await api.get(name).json<{ apiKeys: { id: string; prefix: string }[] }>();
+  const account = await api
+    .get(name)
+    .json<{ id: string; apiKeys: { id: string; prefix: string }[] }>();
   // Replace an earlier demo key of the same prefix rather than piling keys up across restarts.
   for (const key of account.apiKeys.filter((k) => demo.apiKey.startsWith(k.prefix))) {
     await api.delete(`${name}/api-keys/${key.id}`);
   }
   await api.post(`${name}/api-keys`, { json: { apiKey: demo.apiKey } });
+  return { id: account.id };
 }

@@ -34,6 +34,17 @@ export const suiteSettings = z.object({
     .min(16)
     .optional()
     .describe('API key of the demo account; generated and printed when unset.'),
+  DEMO_RCS_AGENT_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9._@-]{1,100}$/)
+    .default('demo-agent')
+    .describe('Id of the seeded RCS agent the demo account may send as.'),
+  RCS_CREDENTIALS_KEY: z
+    .string()
+    .optional()
+    .describe(
+      "Key that encrypts RCS agents' RBM credentials (32 bytes, hex or base64); generated when unset (credentials stored by an earlier run then no longer open).",
+    ),
   JWT_KEYS: z
     .string()
     .optional()

@@ -29,6 +29,7 @@ Demo account (every permission and scope):
   username   ${suite.demo.username}
   password   ${suite.demo.password}
   API key    ${suite.demo.apiKey}
+  RCS agent  ${suite.demoRcsAgentId}
 
 Try:
   curl -s ${suite.gatewayUrl}/v1/oauth/token -H 'content-type: application/json' \\
@@ -36,6 +37,9 @@ Try:
   ADMIN_URL=${suite.adminUrl} ADMIN_TOKEN=${suite.adminToken} pnpm admin list
   curl -s ${suite.gatewayUrl}/replypath/v1/sendsms -u '${suite.demo.username}:${suite.demo.password}' \\
     -H 'content-type: application/json' -d '{"To":"0701234567","Msg":"Reply YES"}'
+  curl -s ${suite.gatewayUrl}/rcs/v1/messages -H 'x-client-id: ${suite.demo.username}' -H 'x-api-key: ${suite.demo.apiKey}' \\
+    -H 'content-type: application/json' -d '{"recipient":"+46701740605","agent_id":"${suite.demoRcsAgentId}","message":{"text":"Hello"},"dry_run":true}'
+  RCS_URL=${suite.serviceUrls.rcs} RCS_ADMIN_TOKEN=${suite.adminToken} pnpm rcs agents list
   REPLYPATH_URL=${suite.serviceUrls.replypath} REPLYPATH_ADMIN_TOKEN=${suite.adminToken} pnpm replypath list
 
 Ctrl-C stops everything.

@@ -10,6 +10,7 @@ import type { Logger } from '@msg/logger';
 import { loadLookupLegacyConfig, lookupLegacyService } from '@msg/lookup-legacy';
 import { loadNotifierConfig, notifierService } from '@msg/notifier';
 import { importSnapshotDirectory, loadNumbersConfig, numbersService } from '@msg/numbers';
+import { loadRcsConfig, rcsService } from '@msg/rcs';
 import { loadReplypathConfig, replypathService } from '@msg/replypath';
 import { loadReplypathLegacyConfig, replypathLegacyService } from '@msg/replypath-legacy';
 import {
@@ -24,6 +25,7 @@ import { startSmscSimulator } from '@msg/smsc-simulator';
 import got from 'got';
 import { type DemoAccount, republishAccounts, seedDemoAccount } from './admin-client.js';
 import type { SuiteConfig } from './config.js';
+import { seedRcsAgent } from './rcs-agent.js';
 import { describePool, seedReplypathPool } from './replypath-pool.js';
 
 const secret = (bytes = 24) => randomBytes(bytes).toString('base64url');
@@ -40,6 +42,8 @@ export interface RunningSuite {
   /** Control API of the SMSC simulator, when the suite runs one (no SMSC_BINDS given). */
   smscControlUrl?: string;
   demo: DemoAccount;
+  /** The RCS agent the demo account may send as. */
+  demoRcsAgentId: string;
   /** The reply-path pool as seeded, folded into ranges for the start-up output. */
   replypathPool: string;
   embeddedDatabase: boolean;
@@ -219,6 +223,16 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
       }),
     );
 
+    // RCS: the agent API takes the operator's token, as the admin API does.
+    const rcsUrl = await serve(
+      rcsService,
+      loadRcsConfig({
+        ...common,
+        RCS_ADMIN_TOKEN: adminToken,
+        RCS_CREDENTIALS_KEY: config.RCS_CREDENTIALS_KEY ?? randomBytes(32).toString('hex'),
+      }),
+    );
+
     // /readyz on the gateway waits for the demo account to work end to end (waitUntilUsable).
     let demoUsable = false;
     const gateway = await startGateway(
@@ -232,6 +246,7 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
         UPSTREAM_LOOKUP_LEGACY: lookupLegacyUrl,
         UPSTREAM_REPLYPATH: replypathUrl,
         UPSTREAM_REPLYPATH_LEGACY: replypathLegacyUrl,
+        UPSTREAM_RCS: rcsUrl,
       }),
       {
         logger: logger.child({ service: 'gateway' }),
@@ -255,12 +270,14 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
       'lookup-legacy': lookupLegacyUrl,
       replypath: replypathUrl,
       'replypath-legacy': replypathLegacyUrl,
+      rcs: rcsUrl,
     };
     // On a developer's machine "ready" means usable end to end: consumers included.
     await Promise.all(started);
     await waitReady(Object.values(serviceUrls), config.READY_TIMEOUT_MS);
     if (!config.KAFKA_BROKERS) await republishAccounts(adminUrl, adminToken);
-    await seedDemoAccount(adminUrl, adminToken, demo);
+    const demoAccount = await seedDemoAccount(adminUrl, adminToken, demo);
+    await seedRcsAgent(rcsUrl, adminToken, config.DEMO_RCS_AGENT_ID, demoAccount.id);
     const replypathPool = describePool(await seedReplypathPool(replypathUrl, adminToken));
     await waitUntilUsable(gateway.url, demo, config.READY_TIMEOUT_MS);
     demoUsable = true;
@@ -272,6 +289,7 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
       serviceUrls,
       ...(smscControlUrl && { smscControlUrl }),
       demo,
+      demoRcsAgentId: config.DEMO_RCS_AGENT_ID,
       replypathPool,
       embeddedDatabase: Boolean(embedded),
       inProcessBus: !config.KAFKA_BROKERS,

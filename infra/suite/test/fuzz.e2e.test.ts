@@ -4,7 +4,13 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSuiteConfig } from '../src/config.js';
 import { type RunningSuite, startSuite } from '../src/suite.js';
-import { type Answer, type FuzzRequest, judge, requestsFor } from './fuzz/fuzz-cases.js';
+import {
+  type Answer,
+  type Credentials,
+  type FuzzRequest,
+  judge,
+  requestsFor,
+} from './fuzz/fuzz-cases.js';
 import { documentNames, type Operation, operationsOf } from './fuzz/openapi-operations.js';
 import { send } from './fuzz/send.js';
 
@@ -36,7 +42,7 @@ interface Failure {
 
 describe(`fuzz of every documented operation (seed ${SEED}, ${RUNS} cases each)`, () => {
   let suite: RunningSuite;
-  let credentials: Record<string, string>;
+  let credentials: Credentials;
   const totals = { requests: 0, failures: 0, byStatus: {} as Record<number, number> };
 
   beforeAll(async () => {
@@ -67,6 +73,9 @@ describe(`fuzz of every documented operation (seed ${SEED}, ${RUNS} cases each)`
       basicAuth: `Basic ${Buffer.from(`${demo.username}:${demo.password}`).toString('base64')}`,
       bearerAuth: `Bearer ${token.access_token}`,
       adminToken: `Bearer ${suite.adminToken}`,
+      // RCS: both headers are one credential; its operator API takes the admin token.
+      apiKeyAuth: { 'x-api-key': demo.apiKey, 'x-client-id': demo.username },
+      adminBearer: `Bearer ${suite.adminToken}`,
     };
   }, 180_000);
 

@@ -19,6 +19,12 @@ import {
   type Schema,
 } from './openapi-operations.js';
 
+/**
+ * What the demo account authenticates with, per security scheme name: an Authorization value,
+ * or headers (RCS: X-API-Key and X-Client-ID together).
+ */
+export type Credentials = Record<string, string | Record<string, string>>;
+
 /** One request of the fuzz, with what the documents say about it. */
 export interface FuzzRequest {
   method: string;
@@ -95,7 +101,7 @@ function encodeBody(op: Operation, bytes: Buffer, headers: Record<string, string
  */
 export function requestsFor(
   op: Operation,
-  credentials: Record<string, string>,
+  credentials: Credentials,
   otherMethods: string[],
 ): Arbitrary<FuzzRequest> {
   const params = fc.record(
@@ -128,7 +134,7 @@ export function requestsFor(
 
 function build(
   op: Operation,
-  credentials: Record<string, string>,
+  credentials: Credentials,
   mutation: Mutation,
   g: {
     params: Record<string, unknown>;
@@ -152,7 +158,9 @@ function build(
     label = `forged credentials: ${g.forged.label}`;
   } else {
     const scheme = op.security.find((s) => credentials[s] !== undefined);
-    if (scheme) headers.authorization = credentials[scheme] as string;
+    const credential = scheme === undefined ? undefined : credentials[scheme];
+    if (typeof credential === 'string') headers.authorization = credential;
+    else if (credential) Object.assign(headers, credential);
   }
 
   // Parameters as text; a trick replaces one of them.
