@@ -20,11 +20,9 @@ function withMember(value: unknown, path: string[], to: unknown): unknown {
 }
 
 describe('event contracts', () => {
-  it('when a topic carries events, then it has a contract (rcs and voice come with their services)', () => {
+  it('when a topic carries events, then it has a contract (voice comes with its service)', () => {
     const withoutContract = Object.values(Topics).filter((topic) => !eventSchemaOf(topic));
-    expect(withoutContract.sort()).toEqual(
-      [Topics.deadLetter, Topics.rcsEvents, Topics.voiceEvents].sort(),
-    );
+    expect(withoutContract.sort()).toEqual([Topics.deadLetter, Topics.voiceEvents].sort());
   });
 
   describe.each(topics)('%s', (topic) => {
