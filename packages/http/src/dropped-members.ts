@@ -2,8 +2,25 @@ import type { RequestHandler } from 'express';
 import { isRecord } from './openapi-request.js';
 
 /**
- * Dotted paths of the members of `before` that `after` no longer has ('message.rich_card.x',
- * 'message.suggestions.0.reply.y'): what the validator removed as unknown.
+ * No interface nests members deeper than this; below it nothing is compared (a hostile body may
+ * nest thousands of levels, which neither a copy nor a comparison should follow).
+ */
+const MAX_DEPTH = 32;
+
+/** The keys of `value`, to MAX_DEPTH: what droppedMembers compares with after validation. */
+export function memberTree(value: unknown, depth = 0): unknown {
+  if (depth >= MAX_DEPTH) return undefined;
+  if (Array.isArray(value)) return value.map((item) => memberTree(item, depth + 1));
+  if (!isRecord(value)) return undefined;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, member]) => [key, memberTree(member, depth + 1)]),
+  );
+}
+
+/**
+ * Dotted paths of the members of `before` (a memberTree) that `after` no longer has
+ * ('message.rich_card.x', 'message.suggestions.0.reply.y'): what the validator removed as
+ * unknown.
  */
 export function droppedMembers(before: unknown, after: unknown, at: string[] = []): string[] {
   if (Array.isArray(before) && Array.isArray(after)) {
@@ -23,7 +40,7 @@ type WithSnapshot = { [SNAPSHOT]?: unknown };
 /** Before request validation: a copy of the parsed body, to compare with what validation leaves. */
 export const snapshotBody: RequestHandler = (req, _res, next) => {
   if (isRecord(req.body) || Array.isArray(req.body)) {
-    (req as WithSnapshot)[SNAPSHOT] = structuredClone(req.body);
+    (req as WithSnapshot)[SNAPSHOT] = memberTree(req.body);
   }
   next();
 };

@@ -24,6 +24,7 @@ export {
   textProblem,
   utf8Check,
 } from './json-input-rules.js';
+export { CliError, operatorApi, runCli } from './operator-cli.js';
 export { problemErrorFormat, problemSlug } from './problem-format.js';
 export {
   flushLogger,

@@ -32,8 +32,7 @@ describe('POST /rcs/v1/messages (spec 2.5, 4.5, 7.4)', () => {
     message: { text: 'Hello' },
     ...overrides,
   });
-  const withMessage = (message: object, overrides: object = {}) =>
-    valid({ message, ...overrides });
+  const withMessage = (message: object, overrides: object = {}) => valid({ message, ...overrides });
 
   /** Sends `body`, expects 400 and answers the loc of every problem. */
   async function refusedAt(body: object): Promise<string[][]> {
@@ -100,16 +99,12 @@ describe('POST /rcs/v1/messages (spec 2.5, 4.5, 7.4)', () => {
       );
     });
 
-    it.each([
-      '46701740605',
-      '+046701740605',
-      '+4670174060512345',
-      '+46 701740605',
-      '+',
-      '+1',
-    ])('when the recipient is %j (not strict E.164), then 400 naming recipient', async (recipient) => {
-      expect(await refusedAt(valid({ recipient }))).toEqual([['body', 'recipient']]);
-    });
+    it.each(['46701740605', '+046701740605', '+4670174060512345', '+46 701740605', '+', '+1'])(
+      'when the recipient is %j (not strict E.164), then 400 naming recipient',
+      async (recipient) => {
+        expect(await refusedAt(valid({ recipient }))).toEqual([['body', 'recipient']]);
+      },
+    );
 
     it('when the recipient has 15 digits, then it is accepted', async () => {
       await accepted(valid({ recipient: '+123456789012345' }));
@@ -147,7 +142,9 @@ describe('POST /rcs/v1/messages (spec 2.5, 4.5, 7.4)', () => {
       expect(queued?.value.payload).toMatchObject({
         content: { text: 'Hi', suggestions: [{ reply: { text: 'Yes', postback_data: 'yes' } }] },
       });
-      const content = (queued?.value.payload as { content: Record<string, unknown> }).content;
+      const { content } = (queued as NonNullable<typeof queued>).value.payload as {
+        content: Record<string, unknown>;
+      };
       expect(content).not.toHaveProperty('colour');
       expect(content.suggestions).toEqual([reply()]);
     });
@@ -199,7 +196,11 @@ describe('POST /rcs/v1/messages (spec 2.5, 4.5, 7.4)', () => {
 
   describe('message content table', () => {
     it('when the message has none of text, content_info and rich_card, or two of them, then 400 naming message', async () => {
-      for (const message of [{}, { suggestions: [reply()] }, { text: 'a', content_info: { file_url: url } }]) {
+      for (const message of [
+        {},
+        { suggestions: [reply()] },
+        { text: 'a', content_info: { file_url: url } },
+      ]) {
         const locs = await refusedAt(withMessage(message));
         expect(locs).toContainEqual(['body', 'message']);
       }
@@ -212,7 +213,11 @@ describe('POST /rcs/v1/messages (spec 2.5, 4.5, 7.4)', () => {
         'message',
         'text',
       ]);
-      expect(await refusedAt(withMessage({ text: '' }))).toContainEqual(['body', 'message', 'text']);
+      expect(await refusedAt(withMessage({ text: '' }))).toContainEqual([
+        'body',
+        'message',
+        'text',
+      ]);
     });
 
     it('when content_info has file_url and force_refresh, then accepted with force_refresh defaulting to false', async () => {
@@ -226,11 +231,14 @@ describe('POST /rcs/v1/messages (spec 2.5, 4.5, 7.4)', () => {
 
     it('when content_info lacks file_url, has a non-http one, or force_refresh is not boolean, then 400 naming the member', async () => {
       expect(await refusedAt(withMessage({ content_info: {} }))).toContainEqual([
-        'body', 'message', 'content_info', 'file_url',
+        'body',
+        'message',
+        'content_info',
+        'file_url',
       ]);
-      expect(await refusedAt(withMessage({ content_info: { file_url: 'ftp://x.example/a' } }))).toContainEqual([
-        'body', 'message', 'content_info', 'file_url',
-      ]);
+      expect(
+        await refusedAt(withMessage({ content_info: { file_url: 'ftp://x.example/a' } })),
+      ).toContainEqual(['body', 'message', 'content_info', 'file_url']);
       expect(
         await refusedAt(withMessage({ content_info: { file_url: url, force_refresh: 'no' } })),
       ).toContainEqual(['body', 'message', 'content_info', 'force_refresh']);
@@ -278,16 +286,26 @@ describe('POST /rcs/v1/messages (spec 2.5, 4.5, 7.4)', () => {
           rich_card: { standalone_card: { card_orientation: 'VERTICAL', card_content: {} } },
         }),
       );
-      expect(locs).toContainEqual(['body', 'message', 'rich_card', 'standalone_card', 'card_content']);
+      expect(locs).toContainEqual([
+        'body',
+        'message',
+        'rich_card',
+        'standalone_card',
+        'card_content',
+      ]);
     });
 
     it('when a rich card has both or neither of standalone_card and carousel_card, then 400 naming rich_card', async () => {
       const both = { ...standalone().rich_card, ...carousel(2).rich_card };
       expect(await refusedAt(withMessage({ rich_card: both }))).toContainEqual([
-        'body', 'message', 'rich_card',
+        'body',
+        'message',
+        'rich_card',
       ]);
       expect(await refusedAt(withMessage({ rich_card: {} }))).toContainEqual([
-        'body', 'message', 'rich_card',
+        'body',
+        'message',
+        'rich_card',
       ]);
     });
 
@@ -303,17 +321,32 @@ describe('POST /rcs/v1/messages (spec 2.5, 4.5, 7.4)', () => {
       const message = carousel(2);
       message.rich_card.carousel_card.card_width = 'WIDE';
       expect(await refusedAt(withMessage(message))).toContainEqual([
-        'body', 'message', 'rich_card', 'carousel_card', 'card_width',
+        'body',
+        'message',
+        'rich_card',
+        'carousel_card',
+        'card_width',
       ]);
       message.rich_card.carousel_card.card_width = 'MEDIUM';
       await accepted(withMessage(message));
     });
 
     it('when a card has 4 suggestions it is accepted; 5 is a 400', async () => {
-      await accepted(withMessage(standalone({ suggestions: Array.from({ length: 4 }, () => reply()) })));
+      await accepted(
+        withMessage(standalone({ suggestions: Array.from({ length: 4 }, () => reply()) })),
+      );
       expect(
-        await refusedAt(withMessage(standalone({ suggestions: Array.from({ length: 5 }, () => reply()) }))),
-      ).toContainEqual(['body', 'message', 'rich_card', 'standalone_card', 'card_content', 'suggestions']);
+        await refusedAt(
+          withMessage(standalone({ suggestions: Array.from({ length: 5 }, () => reply()) })),
+        ),
+      ).toContainEqual([
+        'body',
+        'message',
+        'rich_card',
+        'standalone_card',
+        'card_content',
+        'suggestions',
+      ]);
     });
   });
 
@@ -323,36 +356,61 @@ describe('POST /rcs/v1/messages (spec 2.5, 4.5, 7.4)', () => {
     it('when a message has 11 suggestions it is accepted; 12 is a 400 naming suggestions', async () => {
       await accepted(withMessage({ text: 'Hi', suggestions: chips(11) }));
       expect(await refusedAt(withMessage({ text: 'Hi', suggestions: chips(12) }))).toContainEqual([
-        'body', 'message', 'suggestions',
+        'body',
+        'message',
+        'suggestions',
       ]);
     });
 
     it('when suggestion text has 25 characters and postback 2,048 it is accepted; 26 and 2,049 are 400s naming each', async () => {
-      await accepted(withMessage({ text: 'Hi', suggestions: [reply('t'.repeat(25), 'p'.repeat(2048))] }));
+      await accepted(
+        withMessage({ text: 'Hi', suggestions: [reply('t'.repeat(25), 'p'.repeat(2048))] }),
+      );
       const locs = await refusedAt(
         withMessage({ text: 'Hi', suggestions: [reply('t'.repeat(26), 'p'.repeat(2049))] }),
       );
       const at = ['body', 'message', 'suggestions', '0', 'reply'];
-      expect(locs).toEqual(expect.arrayContaining([[...at, 'text'], [...at, 'postback_data']]));
+      expect(locs).toEqual(
+        expect.arrayContaining([
+          [...at, 'text'],
+          [...at, 'postback_data'],
+        ]),
+      );
     });
 
     it('when a suggestion has both or neither of reply and action, then 400 naming the suggestion', async () => {
       const both = { ...reply(), ...action({ dial_action: { phone_number: '+46701740605' } }) };
       for (const suggestion of [both, {}]) {
-        expect(await refusedAt(withMessage({ text: 'Hi', suggestions: [suggestion] }))).toContainEqual([
-          'body', 'message', 'suggestions', '0',
-        ]);
+        expect(
+          await refusedAt(withMessage({ text: 'Hi', suggestions: [suggestion] })),
+        ).toContainEqual(['body', 'message', 'suggestions', '0']);
       }
     });
 
     it.each([
-      ['open_url_action', { url: 'https://example.com', application: 'WEBVIEW', webview_view_mode: 'HALF', description: 'Open' }],
+      [
+        'open_url_action',
+        {
+          url: 'https://example.com',
+          application: 'WEBVIEW',
+          webview_view_mode: 'HALF',
+          description: 'Open',
+        },
+      ],
       ['open_url_action', { url: 'https://example.com' }],
       ['dial_action', { phone_number: '+46701740605' }],
-      ['view_location_action', { label: 'Office', lat_long: { latitude: 59.33, longitude: 18.06 } }],
+      [
+        'view_location_action',
+        { label: 'Office', lat_long: { latitude: 59.33, longitude: 18.06 } },
+      ],
       [
         'create_calendar_event_action',
-        { title: 'Meet', description: 'Talk', start_time: '2027-01-01T10:00:00Z', end_time: '2027-01-01T11:00:00Z' },
+        {
+          title: 'Meet',
+          description: 'Talk',
+          start_time: '2027-01-01T10:00:00Z',
+          end_time: '2027-01-01T11:00:00Z',
+        },
       ],
     ])('when an action has a valid %s, then accepted', async (kind, value) => {
       await accepted(withMessage({ text: 'Hi', suggestions: [action({ [kind]: value })] }));
@@ -370,7 +428,11 @@ describe('POST /rcs/v1/messages (spec 2.5, 4.5, 7.4)', () => {
 
     it.each([
       ['open_url_action', { url: 'https://example.com', application: 'APP' }, 'application'],
-      ['open_url_action', { url: 'https://example.com', webview_view_mode: 'WIDE' }, 'webview_view_mode'],
+      [
+        'open_url_action',
+        { url: 'https://example.com', webview_view_mode: 'WIDE' },
+        'webview_view_mode',
+      ],
       ['open_url_action', {}, 'url'],
       ['dial_action', { phone_number: '0701740605' }, 'phone_number'],
       ['view_location_action', { lat_long: { latitude: 91, longitude: 0 } }, 'lat_long'],
@@ -382,21 +444,36 @@ describe('POST /rcs/v1/messages (spec 2.5, 4.5, 7.4)', () => {
       ],
       [
         'create_calendar_event_action',
-        { title: 'M', description: 'D', start_time: '2027-01-01T11:00:00Z', end_time: '2027-01-01T10:00:00Z' },
+        {
+          title: 'M',
+          description: 'D',
+          start_time: '2027-01-01T11:00:00Z',
+          end_time: '2027-01-01T10:00:00Z',
+        },
         'end_time',
       ],
     ])('when %s is %j, then 400 naming %s', async (kind, value, member) => {
-      const locs = await refusedAt(withMessage({ text: 'Hi', suggestions: [action({ [kind]: value })] }));
+      const locs = await refusedAt(
+        withMessage({ text: 'Hi', suggestions: [action({ [kind]: value })] }),
+      );
       const at = ['body', 'message', 'suggestions', '0', 'action', kind, member];
       expect(locs.some((loc) => at.every((segment, i) => loc[i] === segment))).toBe(true);
     });
 
     it('when an action misses text or postback_data, then 400 naming each', async () => {
       const locs = await refusedAt(
-        withMessage({ text: 'Hi', suggestions: [{ action: { dial_action: { phone_number: '+46701740605' } } }] }),
+        withMessage({
+          text: 'Hi',
+          suggestions: [{ action: { dial_action: { phone_number: '+46701740605' } } }],
+        }),
       );
       const at = ['body', 'message', 'suggestions', '0', 'action'];
-      expect(locs).toEqual(expect.arrayContaining([[...at, 'text'], [...at, 'postback_data']]));
+      expect(locs).toEqual(
+        expect.arrayContaining([
+          [...at, 'text'],
+          [...at, 'postback_data'],
+        ]),
+      );
     });
   });
 });

@@ -24,7 +24,7 @@ export interface TestOptions {
  */
 export async function startTestRcs(options: TestOptions = {}) {
   const runtime = await startTestRuntime({ service: 'rcs' });
-  const { bus } = runtime;
+  const { bus, pool } = runtime;
   const service = await startRcsService(
     loadRcsConfig({
       LOG_LEVEL: 'error',
@@ -54,6 +54,8 @@ export async function startTestRcs(options: TestOptions = {}) {
     bus,
     /** The database and bus the service runs on (another service may share them in a test). */
     runtime,
+    /** The service's database (assertions on what is stored). */
+    pool,
     published,
     admin,
 

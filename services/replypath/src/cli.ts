@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { exitOnConfigError, loadConfig, secret, z } from '@msg/config';
+import { CliError, operatorApi, runCli } from '@msg/http';
 
 const USAGE = `pnpm replypath <command> [arguments]
 
@@ -22,8 +23,6 @@ const cliSettings = z.object({
   REPLYPATH_ADMIN_TOKEN: secret().describe('The pool management token of that service.'),
 });
 
-class CliError extends Error {}
-
 async function main(argv: string[]): Promise<unknown> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -33,21 +32,10 @@ async function main(argv: string[]): Promise<unknown> {
   const [command, ...args] = positionals;
   if (!command || values.help) return USAGE;
   const config = exitOnConfigError(() => loadConfig(cliSettings));
-  const base = `${config.REPLYPATH_URL.replace(/\/$/, '')}/internal/v1/pool/numbers`;
-  const call = async (method: string, path = '', body?: unknown) => {
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${config.REPLYPATH_ADMIN_TOKEN}`,
-        ...(body !== undefined && { 'content-type': 'application/json' }),
-      },
-      ...(body !== undefined && { body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(15_000),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new CliError(`${res.status} ${text}`);
-    return text ? JSON.parse(text) : { ok: true };
-  };
+  const call = operatorApi(
+    `${config.REPLYPATH_URL.replace(/\/$/, '')}/internal/v1/pool/numbers`,
+    config.REPLYPATH_ADMIN_TOKEN,
+  );
   const one = (what = '<number>') => {
     if (args.length !== 1) throw new CliError(`${command} needs ${what}\n\n${USAGE}`);
     return `/${encodeURIComponent(args[0] as string)}`;
@@ -72,12 +60,4 @@ async function main(argv: string[]): Promise<unknown> {
   }
 }
 
-try {
-  const result = await main(process.argv.slice(2));
-  process.stdout.write(
-    typeof result === 'string' ? `${result}\n` : `${JSON.stringify(result, null, 2)}\n`,
-  );
-} catch (error) {
-  console.error(`replypath: ${error instanceof Error ? error.message : String(error)}`);
-  process.exitCode = 1;
-}
+await runCli('replypath', () => main(process.argv.slice(2)));

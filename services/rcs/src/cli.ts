@@ -1,0 +1,99 @@
+#!/usr/bin/env node
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { exitOnConfigError, loadConfig, secret, z } from '@msg/config';
+import { CliError, operatorApi, runCli } from '@msg/http';
+
+const USAGE = `pnpm rcs agents <command> [arguments]
+
+  list                                   every agent (credentials are never shown)
+  show <agent>
+  create <agent> <display name> [--use-case T] [--launched] [--credentials key.json] [--account ID]...
+  update <agent> [--name N] [--use-case T] [--launched | --not-launched] [--credentials key.json]
+  allow <agent> <account id>             the account may send as the agent
+  deny <agent> <account id>
+  delete <agent>
+
+T is the default message_traffic_type: AUTHENTICATION, TRANSACTION (default), PROMOTION,
+SERVICEREQUEST, ACKNOWLEDGEMENT, MESSAGE_TRAFFIC_TYPE_UNSPECIFIED. key.json is the agent's RBM
+service-account key; the service stores it encrypted (RCS_CREDENTIALS_KEY). RCS_URL and
+RCS_ADMIN_TOKEN select the rcs service (its /internal/v1/agents API; the embedded suite prints both).`;
+
+const cliSettings = z.object({
+  RCS_URL: z
+    .url()
+    .default('http://127.0.0.1:8090')
+    .describe('Base URL of the rcs service the CLI talks to (not the gateway).'),
+  RCS_ADMIN_TOKEN: secret().describe('The operator token of that service.'),
+});
+
+async function main(argv: string[]): Promise<unknown> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      help: { type: 'boolean', short: 'h' },
+      'use-case': { type: 'string' },
+      launched: { type: 'boolean' },
+      'not-launched': { type: 'boolean' },
+      credentials: { type: 'string' },
+      account: { type: 'string', multiple: true },
+      name: { type: 'string' },
+    },
+  });
+  const [group, command, ...args] = positionals;
+  if (group !== 'agents' || !command || values.help) return USAGE;
+  const config = exitOnConfigError(() => loadConfig(cliSettings));
+  const call = operatorApi(
+    `${config.RCS_URL.replace(/\/$/, '')}/internal/v1/agents`,
+    config.RCS_ADMIN_TOKEN,
+  );
+  const need = (count: number, what: string) => {
+    if (args.length !== count) throw new CliError(`${command} needs ${what}\n\n${USAGE}`);
+    return `/${encodeURIComponent(args[0] as string)}`;
+  };
+  const settings = async () => ({
+    ...(values['use-case'] && { use_case: values['use-case'] }),
+    ...(values.launched && { launched: true }),
+    ...(values['not-launched'] && { launched: false }),
+    ...(values.credentials && {
+      credentials: JSON.parse(await readFile(values.credentials, 'utf8')),
+    }),
+  });
+  const accountsOf = async (agent: string) =>
+    ((await call('GET', agent)) as { accounts: string[] }).accounts;
+
+  switch (command) {
+    case 'list':
+      return call('GET');
+    case 'show':
+      return call('GET', need(1, '<agent>'));
+    case 'create':
+      need(2, '<agent> <display name>');
+      return call('POST', '', {
+        agent_id: args[0],
+        display_name: args[1],
+        accounts: values.account ?? [],
+        ...(await settings()),
+      });
+    case 'update':
+      return call('PATCH', need(1, '<agent>'), {
+        ...(values.name && { display_name: values.name }),
+        ...(await settings()),
+      });
+    case 'allow':
+    case 'deny': {
+      const agent = need(2, '<agent> <account id>');
+      const others = (await accountsOf(agent)).filter((id) => id !== args[1]);
+      return call('PATCH', agent, {
+        accounts: command === 'allow' ? [...others, args[1]] : others,
+      });
+    }
+    case 'delete':
+      return call('DELETE', need(1, '<agent>'));
+    default:
+      throw new CliError(`unknown command ${command}\n\n${USAGE}`);
+  }
+}
+
+await runCli('rcs', () => main(process.argv.slice(2)));

@@ -1,0 +1,103 @@
+import { createSecretBox, parseSecretBoxKey } from '@msg/auth';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CREDENTIALS_KEY, startTestRcs, type TestRcs } from './support.js';
+
+const KEY_JSON = {
+  type: 'service_account',
+  project_id: 'rbm-demo',
+  client_email: 'agent@rbm-demo.iam.gserviceaccount.com',
+  private_key: '-----BEGIN PRIVATE KEY-----\nMIIEsecret\n-----END PRIVATE KEY-----\n',
+};
+
+describe('operator agent API /internal/v1/agents', () => {
+  let rcs: TestRcs;
+
+  beforeAll(async () => {
+    rcs = await startTestRcs();
+  });
+
+  afterAll(async () => {
+    await rcs?.stop();
+  });
+
+  it('when no operator token is given, then 401', async () => {
+    expect((await rcs.raw().get('/internal/v1/agents')).status).toBe(401);
+  });
+
+  it('when an agent is created with credentials, then they are stored sealed (whole) and never returned', async () => {
+    const acct = await rcs.publishAccount(rcs.account());
+    const agent = await rcs.agent('secret-agent', [acct], {
+      credentials: KEY_JSON,
+      use_case: 'AUTHENTICATION',
+      launched: true,
+    });
+    expect(agent).toEqual({
+      agent_id: 'secret-agent',
+      display_name: 'Agent secret-agent',
+      use_case: 'AUTHENTICATION',
+      launched: true,
+      has_credentials: true,
+      accounts: [acct.id],
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
+    const { rows } = await rcs.pool.query<{ credentials: string }>(
+      `SELECT "credentials" FROM "rcs"."agents" WHERE "id" = 'secret-agent'`,
+    );
+    const stored = rows[0]?.credentials as string;
+    expect(stored).not.toContain('PRIVATE KEY');
+    expect(stored).not.toContain('rbm-demo');
+    // Unknown members are dropped elsewhere, never inside the key: it opens whole.
+    const box = createSecretBox(parseSecretBoxKey(CREDENTIALS_KEY));
+    expect(JSON.parse(box.open(stored))).toEqual(KEY_JSON);
+  });
+
+  it('when the id is taken, then 409; an unknown agent is 404', async () => {
+    await rcs.agent('taken-agent', []);
+    const again = await rcs.admin(rcs.raw().post('/internal/v1/agents')).send({
+      agent_id: 'taken-agent',
+      display_name: 'Again',
+    });
+    expect(again.status).toBe(409);
+    expect((await rcs.admin(rcs.raw().get('/internal/v1/agents/nobody'))).status).toBe(404);
+  });
+
+  it('when the accounts are replaced, then only the new ones may send as the agent', async () => {
+    const first = await rcs.publishAccount(rcs.account());
+    const second = await rcs.publishAccount(rcs.account());
+    await rcs.agent('moving-agent', [first]);
+    const patched = await rcs
+      .admin(rcs.raw().patch('/internal/v1/agents/moving-agent'))
+      .send({ accounts: [second.id], display_name: 'Moved' });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ accounts: [second.id], display_name: 'Moved' });
+    const body = { recipient: '+46701740605', agent_id: 'moving-agent', message: { text: 'x' } };
+    expect((await rcs.send(first, body)).status).toBe(403);
+    expect((await rcs.send(second, body)).status).toBe(202);
+  });
+
+  it('when an agent is deleted, then sending as it is a 400 naming agent_id', async () => {
+    const acct = await rcs.publishAccount(rcs.account());
+    await rcs.agent('gone-agent', [acct]);
+    expect((await rcs.admin(rcs.raw().delete('/internal/v1/agents/gone-agent'))).status).toBe(204);
+    const res = await rcs.send(acct, {
+      recipient: '+46701740605',
+      agent_id: 'gone-agent',
+      message: { text: 'x' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.details.errors[0].loc).toEqual(['body', 'agent_id']);
+  });
+
+  it('when the body breaks the rules, then 400 naming the member', async () => {
+    const res = await rcs.admin(rcs.raw().post('/internal/v1/agents')).send({
+      agent_id: 'bad agent',
+      display_name: 'x',
+      use_case: 'SPAM',
+    });
+    expect(res.status).toBe(400);
+    const locs = res.body.details.errors.map((e: { loc: string[] }) => e.loc.join('.'));
+    expect(locs).toEqual(expect.arrayContaining(['body.agent_id']));
+    expect(locs.some((l: string) => l.startsWith('body.use_case'))).toBe(true);
+  });
+});
