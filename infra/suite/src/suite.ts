@@ -231,6 +231,8 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
         ...common,
         RCS_ADMIN_TOKEN: adminToken,
         RCS_CREDENTIALS_KEY: config.RCS_CREDENTIALS_KEY ?? randomBytes(32).toString('hex'),
+        // The webhook test operation reaches what the notifier reaches (local receivers).
+        RCS_WEBHOOK_ALLOW_PRIVATE_TARGETS: String(config.CALLBACK_ALLOW_PRIVATE_TARGETS),
       }),
     );
 

@@ -17,6 +17,19 @@ export interface CallbackRequest {
   query?: Record<string, string>;
   /** JSON body (POST). */
   body?: unknown;
+  /**
+   * The POST body exactly as it must go on the wire (sent as `application/json`, byte for byte),
+   * instead of `body`: for a body the requester signed (RCS webhooks' X-Webhook-Signature is an
+   * HMAC of the raw body, which re-serialising could change).
+   */
+  bodyText?: string;
+  /**
+   * Retry every answered failure (any non-2xx status), not only 5xx, 408 and 429: RCS webhooks
+   * (spec 6.3: non-2xx, timeout and connection errors are all retried). Default false.
+   */
+  retryEveryFailure?: boolean;
+  /** Extra request headers, names `x-...` only (e.g. the requester's own X-Webhook-Signature). */
+  headers?: Record<string, string>;
   /** Stop retrying after this time (ISO); the notifier's default horizon otherwise. */
   giveUpAt?: string;
   /** What the callback is about, for logs and metrics: e.g. { service: 'sms', kind: 'status' }. */
@@ -64,6 +77,14 @@ const callbackRequestShape = {
   method: z.enum(['GET', 'POST']),
   query: z.record(z.string(), z.string()).optional(),
   body: z.unknown().optional(),
+  bodyText: z.string().max(1_000_000).optional(),
+  retryEveryFailure: z.boolean().optional(),
+  headers: z
+    .record(
+      z.string().regex(/^x-[a-z0-9-]{1,100}$/i, 'expected a header name x-...'),
+      z.string().max(4096),
+    )
+    .optional(),
   giveUpAt: z.iso.datetime({ offset: true }).optional(),
   origin: z.object({ service: z.string(), kind: z.string() }),
 };

@@ -1,18 +1,21 @@
-import { createServer } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 
 /** A request the receiver got. */
 export interface ReceivedCallback {
   method: string;
   /** Path and query, on a placeholder origin. */
   url: URL;
+  headers: IncomingHttpHeaders;
+  /** The raw body, exactly as received (signatures are checked over it). */
   body: string;
 }
 
 /**
  * An HTTP server on 127.0.0.1 standing for a customer's callback endpoint: it records every
- * request and answers `answer(status)`'s status (200 until told otherwise).
+ * request and answers `answer(status)`'s status (200 until told otherwise), or as `reply` does
+ * (e.g. never, for a timeout).
  */
-export async function startCallbackReceiver() {
+export async function startCallbackReceiver(reply?: (res: ServerResponse) => void) {
   const received: ReceivedCallback[] = [];
   let status = 200;
   const server = createServer((req, res) => {
@@ -22,9 +25,11 @@ export async function startCallbackReceiver() {
       received.push({
         method: req.method ?? '',
         url: new URL(req.url ?? '/', 'http://receiver'),
+        headers: req.headers,
         body: Buffer.concat(chunks).toString('utf8'),
       });
-      res.writeHead(status).end();
+      if (reply) reply(res);
+      else res.writeHead(status).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -26,6 +26,8 @@ export interface OutboundCallback {
   query?: Record<string, string>;
   /** Sent as JSON with POST. */
   body?: unknown;
+  /** Sent with POST exactly as given (application/json), instead of `body`. */
+  bodyText?: string;
   headers?: Record<string, string>;
 }
 
@@ -108,16 +110,14 @@ export function createCallbackSender({
     }
     // Query members go on the URL for every method: batch events POST to `url?token=...`.
     const target = withQuery(base, request.query);
-    const body =
-      request.method === 'POST' && request.body !== undefined
-        ? JSON.stringify(request.body)
-        : undefined;
+    const body = request.method === 'POST' ? bodyOf(request) : undefined;
     const headers: Record<string, string> = {
       ...request.headers,
       'user-agent': userAgent,
       ...(body !== undefined && { 'content-type': 'application/json' }),
     };
-    if (signingSecret) {
+    // A requester that signed its body itself (RCS webhooks) keeps its own signature.
+    if (signingSecret && !hasHeader(request.headers, SIGNATURE_HEADER)) {
       // The body is what a POST receiver can read back raw; a GET has only its URL.
       headers[SIGNATURE_HEADER.toLowerCase()] = signPayload(signingSecret, body ?? target.href);
       headers[TIMESTAMP_HEADER.toLowerCase()] = String(Math.floor(Date.now() / 1000));
@@ -160,6 +160,17 @@ export function createCallbackSender({
       agent.https.destroy();
     },
   };
+}
+
+/** The raw text when given (signed by the requester: sent unchanged), else the JSON of body. */
+function bodyOf(request: OutboundCallback): string | undefined {
+  if (request.bodyText !== undefined) return request.bodyText;
+  return request.body !== undefined ? JSON.stringify(request.body) : undefined;
+}
+
+function hasHeader(headers: Record<string, string> | undefined, name: string): boolean {
+  const wanted = name.toLowerCase();
+  return Object.keys(headers ?? {}).some((key) => key.toLowerCase() === wanted);
 }
 
 /** A redirect elsewhere could lead anywhere the customer chose after we validated the URL. */

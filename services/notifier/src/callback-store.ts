@@ -21,6 +21,9 @@ export interface CallbackRow {
   method: 'GET' | 'POST';
   query: Record<string, string> | null;
   body: unknown;
+  body_text: string | null;
+  headers: Record<string, string> | null;
+  retry_every_failure: boolean;
   origin: { service: string; kind: string };
   give_up_at: Date;
   attempts: number;
@@ -29,8 +32,8 @@ export interface CallbackRow {
   expired: boolean;
 }
 
-const COLUMNS = `"callback_id", "account_id", "url", "target", "method", "query", "body", "origin",
-  "give_up_at", "attempts", "last_error"`;
+const COLUMNS = `"callback_id", "account_id", "url", "target", "method", "query", "body", "body_text",
+  "headers", "retry_every_failure", "origin", "give_up_at", "attempts", "last_error"`;
 
 /** The URL's origin (scheme://host:port), the key of per-target limits and of the topics. */
 export function targetOf(url: string): string {
@@ -48,9 +51,9 @@ export async function insertCallback(
 ): Promise<boolean> {
   const result = await sql.query(
     `INSERT INTO ${TABLE} ("callback_id", "account_id", "url", "target", "method", "query", "body",
-       "origin", "give_up_at")
+       "origin", "give_up_at", "body_text", "headers", "retry_every_failure")
      VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8::jsonb,
-       COALESCE($9::timestamptz, now() + $10 * interval '1 millisecond'))
+       COALESCE($9::timestamptz, now() + $10 * interval '1 millisecond'), $11, $12::jsonb, $13)
      ON CONFLICT ("callback_id") DO NOTHING`,
     [
       request.callbackId,
@@ -63,6 +66,9 @@ export async function insertCallback(
       JSON.stringify(request.origin),
       request.giveUpAt ?? null,
       horizonMs,
+      request.bodyText ?? null,
+      request.headers === undefined ? null : JSON.stringify(request.headers),
+      request.retryEveryFailure ?? false,
     ],
   );
   return result.rowCount === 1;
@@ -180,6 +186,9 @@ function deadLetterOf(row: DeadRow): CallbackDeadLetter {
     method: row.method,
     ...(row.query !== null && { query: row.query }),
     ...(row.body !== null && { body: row.body }),
+    ...(row.body_text !== null && { bodyText: row.body_text }),
+    ...(row.headers !== null && { headers: row.headers }),
+    ...(row.retry_every_failure && { retryEveryFailure: true }),
     giveUpAt: row.give_up_at.toISOString(),
     origin: row.origin,
     attempts: row.attempts,

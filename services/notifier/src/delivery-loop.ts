@@ -140,6 +140,8 @@ export function createDeliveryLoop(options: DeliveryLoopOptions) {
       method: row.method,
       ...(row.query && { query: row.query }),
       ...(row.body !== null && { body: row.body }),
+      ...(row.body_text !== null && { bodyText: row.body_text }),
+      ...(row.headers !== null && { headers: row.headers }),
     });
     const outcome = await record(row, result);
     metrics.attempt(outcome, result.durationMs);
@@ -164,7 +166,9 @@ export function createDeliveryLoop(options: DeliveryLoopOptions) {
       await markDelivered(pool, row.callback_id);
       return 'delivered';
     }
-    const retryInMs = result.retryable ? backoffDelay(row.attempts + 1, backoff) : null;
+    // A refused target or an unusable URL (no status) is never retried.
+    const retryable = result.retryable || (row.retry_every_failure && result.status !== undefined);
+    const retryInMs = retryable ? backoffDelay(row.attempts + 1, backoff) : null;
     const recorded = await recordFailure(pool, row.callback_id, {
       error: result.error ?? 'failed',
       retryInMs,

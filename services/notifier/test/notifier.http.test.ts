@@ -132,6 +132,23 @@ describe('delivery', () => {
     expect(JSON.parse(target.received[0]?.body ?? '')).toEqual(body);
   });
 
+  it('when a POST callback carries bodyText and headers, then the receiver gets those bytes and headers unchanged, even with a notifier signing secret', async () => {
+    await notifier({ CALLBACK_SIGNING_SECRET: 'notifier-wide-secret' });
+    const target = await receiver();
+    // Spacing and key order JSON.stringify would not reproduce: a signature over it must hold.
+    const bodyText = '{ "b":1,  "a":"\\u00e9t\u00e9" }';
+    const req = callbackRequest(`${target.url}/hook`, {
+      bodyText,
+      headers: { 'X-Webhook-Signature': 'abc123' },
+      origin: { service: 'rcs', kind: 'webhook' },
+    });
+    await publishCallback(bus, req);
+    await deliveredRow(req);
+    expect(target.received[0]?.body).toBe(bodyText);
+    expect(target.received[0]?.headers['content-type']).toBe('application/json');
+    expect(target.received[0]?.headers['x-webhook-signature']).toBe('abc123');
+  });
+
   it('when the same callbackId is published twice, then it is delivered once', async () => {
     await notifier();
     const target = await receiver();
@@ -219,6 +236,15 @@ describe('retries', () => {
     });
     expect(await rowOf(req.callbackId)).toMatchObject({ status: 'dead', attempts: 1 });
     expect(target.received).toHaveLength(1);
+  });
+
+  it('when the request says retryEveryFailure and the receiver answers 404 then 200, then it is retried and delivered', async () => {
+    await notifier();
+    const target = await receiver((_req, res, n) => res.writeHead(n === 1 ? 404 : 200).end());
+    const req = callbackRequest(target.url, { body: { a: 1 }, retryEveryFailure: true });
+    await publishCallback(bus, req);
+    expect(await deliveredRow(req)).toMatchObject({ attempts: 2 });
+    expect(target.received).toHaveLength(2);
   });
 
   it('when the horizon has already passed, then it goes to callbacks.dlq.v1 without an attempt', async () => {

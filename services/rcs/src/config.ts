@@ -1,5 +1,6 @@
 import { parseSecretBoxKey } from '@msg/auth';
 import { envField, int, loadConfig, secret, serviceSettings, trustSettings, z } from '@msg/config';
+import { webhookSettingsShape } from './webhooks/config.js';
 
 /**
  * 32 bytes, hex or base64 (@msg/auth parseSecretBoxKey); checked here, kept as text (the
@@ -19,6 +20,7 @@ const secretBoxKey = () =>
 export const rcsSettings = z.object({
   ...serviceSettings.shape,
   ...trustSettings.shape,
+  ...webhookSettingsShape,
   RCS_ADMIN_TOKEN: secret()
     .optional()
     .describe(

@@ -17,6 +17,7 @@ import { rcsAccess } from './http/access.js';
 import { createMessageStore } from './messages/message-store.js';
 import { agentRoutes, messageRoutes } from './routes.js';
 import { RCS_SCHEMA } from './schema.js';
+import { startWebhooks, WEBHOOK_TOPICS } from './webhooks/index.js';
 
 /** What the schema is made of: the outbox (@msg/bus), the rate buckets (@msg/auth), its tables. */
 export const RCS_MIGRATIONS = [
@@ -34,7 +35,7 @@ export const rcsService = defineService({
   loadConfig: loadRcsConfig,
   database: { schema: RCS_SCHEMA, migrations: RCS_MIGRATIONS },
   // Producers and consumers both create what they use: services start in any order.
-  topics: [{ topic: Topics.rcsEvents }, { topic: Topics.rcsOutbound }],
+  topics: [{ topic: Topics.rcsEvents }, { topic: Topics.rcsOutbound }, ...WEBHOOK_TOPICS],
   async start(config: RcsConfig, kit) {
     const directory = await kit.accountDirectory();
     kit.outboxRelay();
@@ -43,10 +44,12 @@ export const rcsService = defineService({
       : undefined;
     const agents = createAgentStore(kit.pool, box);
     const messages = createMessageStore(kit.pool);
+    const webhookRoutes = startWebhooks(config, box, kit);
     const app = createApp({
       routes: (router) => {
         messageRoutes(router, { agents, messages });
         agentRoutes(router, agents);
+        webhookRoutes(router);
       },
       access: rcsAccess({
         verifier: createCredentialVerifier({ directory }),

@@ -13,6 +13,8 @@ export const CREDENTIALS_KEY = randomBytes(32).toString('hex');
 export interface TestOptions {
   /** RCS_RATE_LIMIT_PER_MINUTE. */
   perMinute?: number;
+  /** More settings (e.g. the webhooks' RCS_WEBHOOK_TIMEOUT_MS). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -30,6 +32,7 @@ export async function startTestRcs(options: TestOptions = {}) {
       RCS_ADMIN_TOKEN: ADMIN_TOKEN,
       RCS_CREDENTIALS_KEY: CREDENTIALS_KEY,
       ...(options.perMinute && { RCS_RATE_LIMIT_PER_MINUTE: String(options.perMinute) }),
+      ...options.env,
     }),
     runtime,
   );
@@ -49,6 +52,8 @@ export async function startTestRcs(options: TestOptions = {}) {
   return {
     app,
     bus,
+    /** The database and bus the service runs on (another service may share them in a test). */
+    runtime,
     /** The service's database (assertions on what is stored). */
     pool,
     published,

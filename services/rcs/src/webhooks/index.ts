@@ -1,0 +1,41 @@
+import type { SecretBox } from '@msg/auth';
+import { Topics } from '@msg/contracts';
+import type { DatabaseContext } from '@msg/service-kit';
+import type { Express } from 'express';
+import type { WebhookSettings } from './config.js';
+import { subscribeWebhookFanOut } from './fan-out.js';
+import { mountWebhookRoutes } from './routes.js';
+import { createWebhookStore } from './store.js';
+import { createWebhookTester } from './test-delivery.js';
+
+/** Topics the webhooks use beyond the service's own: the notifier's requests. */
+export const WEBHOOK_TOPICS = [{ topic: Topics.callbacks }];
+
+/**
+ * The webhooks of the RCS service: their routes (to mount in createApp) and, once listening,
+ * the fan-out of rcs.events.v1 to the notifier. Secrets are sealed with `box`
+ * (RCS_CREDENTIALS_KEY); without it the routes answer 503 and nothing is fanned out.
+ */
+export function startWebhooks(
+  settings: WebhookSettings,
+  box: SecretBox | undefined,
+  kit: DatabaseContext,
+): (app: Express) => void {
+  const store = box ? createWebhookStore(kit.pool, box) : undefined;
+  const tester = createWebhookTester(settings, kit.logger);
+  kit.onStop('webhook-tester', () => tester.close());
+  if (store) {
+    kit.afterListen('webhook-fan-out', () =>
+      subscribeWebhookFanOut({
+        bus: kit.bus,
+        store,
+        logger: kit.logger,
+        groupId: settings.RCS_WEBHOOK_CONSUMER_GROUP,
+        retryHorizonMs: settings.RCS_WEBHOOK_RETRY_HORIZON,
+      }),
+    );
+  } else {
+    kit.logger.warn('RCS_CREDENTIALS_KEY is not set: webhooks are unavailable');
+  }
+  return (app) => mountWebhookRoutes(app, { store, tester });
+}
