@@ -12,7 +12,8 @@ CREATE TABLE "rcs"."webhooks" (
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
-    CONSTRAINT "webhooks_pkey" PRIMARY KEY ("id"),
-    -- Rule 4: one registration of a URL per agent (409).
-    CONSTRAINT "webhooks_agent_url_key" UNIQUE ("agent_id", "webhook_url")
+    CONSTRAINT "webhooks_pkey" PRIMARY KEY ("id")
 );
+
+-- Rule 4: one registration of a URL per agent (409).
+CREATE UNIQUE INDEX "webhooks_agent_url_key" ON "rcs"."webhooks"("agent_id", "webhook_url");
