@@ -1,5 +1,6 @@
 import { parseSecretBoxKey } from '@msg/auth';
 import { envField, int, loadConfig, secret, serviceSettings, trustSettings, z } from '@msg/config';
+import { rbmSettingsShape } from './rbm/config.js';
 import { webhookSettingsShape } from './webhooks/config.js';
 
 /**
@@ -21,6 +22,7 @@ export const rcsSettings = z.object({
   ...serviceSettings.shape,
   ...trustSettings.shape,
   ...webhookSettingsShape,
+  ...rbmSettingsShape,
   RCS_ADMIN_TOKEN: secret()
     .optional()
     .describe(

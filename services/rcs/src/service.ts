@@ -15,6 +15,7 @@ import { createApp } from './app.js';
 import { loadRcsConfig, type RcsConfig } from './config.js';
 import { rcsAccess } from './http/access.js';
 import { createMessageStore } from './messages/message-store.js';
+import { createAgentClients } from './rbm/agent-clients.js';
 import { agentRoutes, messageRoutes } from './routes.js';
 import { RCS_SCHEMA } from './schema.js';
 import { startWebhooks, WEBHOOK_TOPICS } from './webhooks/index.js';
@@ -43,6 +44,8 @@ export const rcsService = defineService({
       ? createSecretBox(parseSecretBoxKey(config.RCS_CREDENTIALS_KEY))
       : undefined;
     const agents = createAgentStore(kit.pool, box);
+    /** RBM clients signed with each agent's own service account (delivery, capability, testers). */
+    const rbm = createAgentClients(agents, config);
     const messages = createMessageStore(kit.pool);
     const webhookRoutes = startWebhooks(config, box, kit);
     const app = createApp({
@@ -67,7 +70,7 @@ export const rcsService = defineService({
       validateResponses: config.NODE_ENV === 'test',
     });
     /** The account directory (accounts.v1): tests wait on it after publishing an account. */
-    return { app, accounts: directory, agents };
+    return { app, accounts: directory, agents, rbm };
   },
 });
 
