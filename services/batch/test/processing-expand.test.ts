@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expandNextChunk } from '../src/processing/expand-next-chunk.js';
 import { startNextDueBatch } from '../src/processing/start-due-batches.js';
 import {
@@ -9,23 +9,15 @@ import {
   outboundEvents,
   readBatch,
   readMessages,
-  startProcessingDatabase,
   testAccount,
+  useProcessingDatabase,
   workerContext,
 } from './processing-support.js';
 
 let pool: pg.Pool;
-let stop: () => Promise<void>;
 const directory = accountDirectory();
-
-beforeAll(async () => {
-  const database = await startProcessingDatabase();
-  pool = database.pool;
-  stop = database.stop;
-}, 60_000);
-
-afterAll(async () => {
-  await stop?.();
+useProcessingDatabase((ready) => {
+  pool = ready;
 });
 
 /** Starts the batch, then expands chunks until none is due. */

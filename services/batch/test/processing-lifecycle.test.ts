@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { startBatchWorkers } from '../src/processing/index.js';
 import { purgeNextExpired } from '../src/processing/purge-expired.js';
 import { startNextDueBatch } from '../src/processing/start-due-batches.js';
@@ -11,27 +11,20 @@ import {
   outboundEvents,
   readBatch,
   readMessages,
-  startProcessingDatabase,
   TEST_CONFIG,
   testAccount,
   testLogger,
+  useProcessingDatabase,
   workerContext,
 } from './processing-support.js';
 
 let pool: pg.Pool;
-let stop: () => Promise<void>;
 const directory = accountDirectory();
 const CALLBACK = 'https://hooks.example.com/batches';
 const wait = { timeout: 15_000, interval: 20 };
 
-beforeAll(async () => {
-  const database = await startProcessingDatabase();
-  pool = database.pool;
-  stop = database.stop;
-}, 60_000);
-
-afterAll(async () => {
-  await stop?.();
+useProcessingDatabase((ready) => {
+  pool = ready;
 });
 
 describe('start', () => {

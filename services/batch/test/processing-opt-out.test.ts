@@ -2,7 +2,7 @@ import { createInProcessBus } from '@msg/bus';
 import { Topics } from '@msg/contracts';
 import { applyOptOut, isOptedOut, optOutEventFor, startOptOutReplica } from '@msg/optout';
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { expandNextChunk } from '../src/processing/expand-next-chunk.js';
 import { startNextDueBatch } from '../src/processing/start-due-batches.js';
 import {
@@ -12,24 +12,16 @@ import {
   outboundEvents,
   readBatch,
   readMessages,
-  startProcessingDatabase,
   testAccount,
   testLogger,
+  useProcessingDatabase,
   workerContext,
 } from './processing-support.js';
 
 let pool: pg.Pool;
-let stop: () => Promise<void>;
 const directory = accountDirectory();
-
-beforeAll(async () => {
-  const database = await startProcessingDatabase();
-  pool = database.pool;
-  stop = database.stop;
-}, 60_000);
-
-afterAll(async () => {
-  await stop?.();
+useProcessingDatabase((ready) => {
+  pool = ready;
 });
 
 /** The recipient opted out of the account, as the replica of optouts.v1 records it. */

@@ -2,7 +2,7 @@ import { createPrepaidBilling, type PrepaidBilling } from '@msg/auth';
 import type { AccountState } from '@msg/contracts';
 import { type FakeBilling, startFakeBilling } from '@msg/testing';
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { expandNextChunk } from '../src/processing/expand-next-chunk.js';
 import { startNextDueBatch } from '../src/processing/start-due-batches.js';
 import {
@@ -12,29 +12,25 @@ import {
   outboundEvents,
   readBatch,
   readMessages,
-  startProcessingDatabase,
   testAccount,
   testLogger,
+  useProcessingDatabase,
   workerContext,
 } from './processing-support.js';
 
 let pool: pg.Pool;
-let stop: () => Promise<void>;
 let fake: FakeBilling;
 let billing: PrepaidBilling;
 const directory = accountDirectory();
 
-beforeAll(async () => {
-  const database = await startProcessingDatabase();
-  pool = database.pool;
-  stop = database.stop;
+useProcessingDatabase(async (ready) => {
+  pool = ready;
   fake = await startFakeBilling();
   billing = createPrepaidBilling({ adminUrl: fake.url, token: fake.token, logger: testLogger });
-}, 60_000);
+});
 
 afterAll(async () => {
   await fake?.close();
-  await stop?.();
 });
 
 function prepaidAccount(credits: number): AccountState {

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BatchEvent } from '../src/batches/batch-events.js';
 import { applyStatusReport } from '../src/processing/apply-status.js';
 import { reportNextProgress } from '../src/processing/report-progress.js';
@@ -11,25 +11,18 @@ import {
   readBatch,
   readMessages,
   startAndExpandAll,
-  startProcessingDatabase,
   TEST_CONFIG,
   testAccount,
+  useProcessingDatabase,
   workerContext,
 } from './processing-support.js';
 
 let pool: pg.Pool;
-let stop: () => Promise<void>;
 const directory = accountDirectory();
 const CALLBACK = 'https://hooks.example.com/batches';
 
-beforeAll(async () => {
-  const database = await startProcessingDatabase();
-  pool = database.pool;
-  stop = database.stop;
-}, 60_000);
-
-afterAll(async () => {
-  await stop?.();
+useProcessingDatabase((ready) => {
+  pool = ready;
 });
 
 /** Decides message `seq` of the batch as the status consumer would. */

@@ -5,6 +5,7 @@ import { migrate } from '@msg/db';
 import { createLogger, type Logger } from '@msg/logger';
 import { accountState, startTestRuntime } from '@msg/testing';
 import type pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import type { BatchEvent } from '../src/batches/batch-events.js';
 import type { BatchRow } from '../src/batches/batch-row.js';
 import { batchById } from '../src/batches/batch-row.js';
@@ -31,6 +32,22 @@ export async function startProcessingDatabase() {
   const runtime = await startTestRuntime({ service: 'batch-processing' });
   await migrateBatchSchema(runtime.pool);
   return { pool: runtime.pool, stop: runtime.stop };
+}
+
+/**
+ * A migrated database for the whole test file: started before its tests, `ready` gets the pool
+ * (and may set up more on it), stopped after the file's own afterAll hooks have run.
+ */
+export function useProcessingDatabase(ready: (pool: pg.Pool) => void | Promise<void>): void {
+  let stop: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    const database = await startProcessingDatabase();
+    stop = database.stop;
+    await ready(database.pool);
+  }, 60_000);
+  afterAll(async () => {
+    await stop?.();
+  });
 }
 
 /** Migrates the batch schema on any pool (real Postgres in the integration tier). */
