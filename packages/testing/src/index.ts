@@ -1,4 +1,7 @@
 // Test helpers shared by the services' component tests (a devDependency only).
+
+/** Kept here too: every test and benchmark takes its helpers from @msg/testing. */
+export { type PrivateKafka, startPrivateKafka } from '@msg/kafka';
 export { accountState } from './account-state.js';
 export {
   type CallbackReceiver,
@@ -17,6 +20,5 @@ export {
   startJsmppSmsc,
 } from './jsmpp-smsc.js';
 export { deadUrl, type LocalServer, listenLocal } from './local-server.js';
-export { type PrivateKafka, startPrivateKafka } from './private-kafka.js';
 export { publishAccount } from './publish-account.js';
 export { createScratchDatabase, type ScratchDatabase } from './scratch-database.js';

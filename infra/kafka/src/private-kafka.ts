@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
-/** The checkout's root, from src/ or dist/ of this package alike. */
-const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+/** infra/kafka, from src/ or dist/ of this package alike: where start.sh and stop.sh are. */
+const SCRIPTS = fileURLToPath(new URL('../', import.meta.url));
 const run = promisify(execFile);
 
 export interface PrivateKafka {
@@ -20,6 +20,10 @@ export interface PrivateKafka {
   brokers: string;
   /** Stops the broker (controlled shutdown), then starts it again on the same ports and data. */
   restart(): Promise<{ stoppedAt: number; startedAt: number }>;
+  /** Stops the broker and keeps its data, for a test that acts while it is down. */
+  pause(): Promise<void>;
+  /** Starts a paused broker again on the same ports and data. */
+  resume(): Promise<void>;
   /** Stops the broker and deletes its data. */
   stop(): Promise<void>;
 }
@@ -50,7 +54,7 @@ export async function startPrivateKafka(): Promise<PrivateKafka> {
     KAFKA_HOME: home,
   };
   const script = (name: string, ...args: string[]) =>
-    run('bash', [`infra/kafka/${name}`, ...args], { cwd: REPO, env, timeout: 180_000 });
+    run('bash', [`${SCRIPTS}${name}`, ...args], { env, timeout: 180_000 }).then(() => undefined);
   await script('start.sh');
   return {
     brokers: `127.0.0.1:${port}`,
@@ -60,6 +64,8 @@ export async function startPrivateKafka(): Promise<PrivateKafka> {
       await script('start.sh');
       return { stoppedAt, startedAt: Date.now() };
     },
+    pause: () => script('stop.sh'),
+    resume: () => script('start.sh'),
     async stop() {
       await script('stop.sh', '--wipe');
       await rm(home, { recursive: true, force: true });

@@ -1,0 +1,1 @@
+export { type PrivateKafka, startPrivateKafka } from './private-kafka.js';
