@@ -1,52 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
+import { eventually } from '@msg/testing';
 import got, { type Got } from 'got';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Platform, startEmbedded } from './platform.js';
+import { type GatewayAccount, type Platform, startEmbedded } from './platform.js';
+import { smsAccount } from './sms-account.js';
 
 /**
  * The retry the chaos run caught sending twice: a client whose first POST /v1/sms/send got no
  * answer sends it again with the same Idempotency-Key, through the gateway, and exactly one
  * message reaches the SMSC.
  */
-async function eventually<T>(
-  attempt: () => Promise<T | undefined>,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await attempt();
-    if (value !== undefined) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 let platform: Platform;
 let gateway: Got;
 let smsc: Got;
-const account = { name: `idem${Date.now().toString(36)}`, password: 'e2e-password-123' };
-const basic = `Basic ${Buffer.from(`${account.name}:${account.password}`).toString('base64')}`;
+let account: GatewayAccount;
 
 beforeAll(async () => {
   platform = await startEmbedded();
   smsc = got.extend({ prefixUrl: platform.smscControlUrl ?? '', responseType: 'json' });
-  const created = await got.post(`${platform.adminUrl}/internal/v1/accounts`, {
-    headers: { authorization: `Bearer ${platform.adminToken}` },
-    json: { name: account.name, password: account.password, permissions: ['sms'] },
-  });
-  expect(created.statusCode).toBe(201);
-  gateway = got.extend({
-    prefixUrl: platform.gatewayUrl,
-    headers: { authorization: basic },
-    throwHttpErrors: false,
-    retry: { limit: 0 },
-    responseType: 'json',
-  });
-  await eventually(async () => {
-    const res = await gateway.get('v1/sms/00000000-0000-4000-8000-000000000000');
-    return res.statusCode === 404 ? true : undefined;
-  });
+  account = await smsAccount(platform, 'idem');
+  gateway = account.gateway;
 }, 180_000);
 
 afterAll(async () => {
@@ -60,7 +35,7 @@ function sendAndHangUp(body: string, key: string): Promise<void> {
     const req = httpRequest(url, {
       method: 'POST',
       headers: {
-        authorization: basic,
+        authorization: account.basic,
         'content-type': 'application/json',
         'content-length': Buffer.byteLength(body),
         'idempotency-key': key,
@@ -89,13 +64,18 @@ describe('a retried POST /v1/sms/send with Idempotency-Key', () => {
     await sendAndHangUp(body, key);
 
     // The retry may find the first still running (409, Retry-After): the client waits and retries.
-    const retried = await eventually(async () => {
-      const res = await gateway.post<{ messageId: string }>('v1/sms/send', {
-        body,
-        headers: { 'content-type': 'application/json', 'idempotency-key': key },
-      });
-      return res.statusCode === 409 ? undefined : res;
-    });
+    const retried = await eventually(
+      async () => {
+        const res = await gateway.post<{ messageId: string }>('v1/sms/send', {
+          body,
+          headers: { 'content-type': 'application/json', 'idempotency-key': key },
+        });
+        return res.statusCode === 409 ? undefined : res;
+      },
+      'the retried send',
+      20_000,
+      100,
+    );
     expect(retried.statusCode).toBe(202);
     const { messageId } = retried.body;
 
@@ -107,10 +87,15 @@ describe('a retried POST /v1/sms/send with Idempotency-Key', () => {
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body.messageId).toBe(messageId);
 
-    await eventually(async () => {
-      const res = await gateway.get<{ status: string }>(`v1/sms/${messageId}`);
-      return res.body.status === 'delivered' ? true : undefined;
-    });
+    await eventually(
+      async () => {
+        const res = await gateway.get<{ status: string }>(`v1/sms/${messageId}`);
+        return res.body.status === 'delivered' ? true : undefined;
+      },
+      'delivered',
+      20_000,
+      100,
+    );
     expect(await submitsTo(to)).toBe(1);
   });
 });

@@ -1,6 +1,8 @@
+import { eventually } from '@msg/testing';
 import got, { type Got } from 'got';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Platform, startEmbedded } from './platform.js';
+import { type GatewayAccount, type Platform, startEmbedded } from './platform.js';
+import { smsAccount } from './sms-account.js';
 
 /**
  * Opt-out end to end on the embedded defaults (issue 12, beyond the specification): a STOP sent
@@ -8,24 +10,12 @@ import { type Platform, startEmbedded } from './platform.js';
  * smsc-connector), which refuses the next send through the gateway and publishes optouts.v1;
  * admin's operator list shows it; the operator's removal lets sends through again.
  */
-async function eventually<T>(
-  attempt: () => Promise<T | undefined>,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await attempt();
-    if (value !== undefined) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 let platform: Platform;
 let gateway: Got;
 let admin: Got;
 let smsc: Got;
-const account = { name: `optoute2e${Date.now().toString(36)}`, password: 'e2e-password-123' };
+let account: GatewayAccount;
 const NUMBER = '+46700000123';
 const PHONE = '+46701239001';
 
@@ -38,23 +28,8 @@ beforeAll(async () => {
     throwHttpErrors: false,
     responseType: 'json',
   });
-  const created = await admin.post('', {
-    json: { name: account.name, password: account.password, permissions: ['sms'] },
-  });
-  expect(created.statusCode).toBe(201);
-  gateway = got.extend({
-    prefixUrl: platform.gatewayUrl,
-    username: account.name,
-    password: account.password,
-    throwHttpErrors: false,
-    retry: { limit: 0 },
-    responseType: 'json',
-  });
-  // The account reaches the sms service over the bus.
-  await eventually(async () => {
-    const res = await gateway.get('v1/sms/00000000-0000-4000-8000-000000000000');
-    return res.statusCode === 404 ? true : undefined;
-  });
+  account = await smsAccount(platform, 'optoute2e');
+  gateway = account.gateway;
 }, 180_000);
 
 afterAll(async () => {
@@ -73,30 +48,45 @@ describe('opt-out through the SMSC, the gateway and admin', () => {
     const inbound = await smsc.post('inbound', { json: { from: PHONE, to: NUMBER, text: 'Stop' } });
     expect(inbound.statusCode).toBe(202);
 
-    const refused = await eventually(async () => {
-      const res = await send();
-      return res.statusCode === 400 ? res : undefined;
-    });
+    const refused = await eventually(
+      async () => {
+        const res = await send();
+        return res.statusCode === 400 ? res : undefined;
+      },
+      'the refusal of an opted-out recipient',
+      30_000,
+      100,
+    );
     expect(refused.body).toMatchObject({
       code: 'RECIPIENT_OPTED_OUT',
       details: [{ loc: ['body', 'to'], type: 'opted_out' }],
     });
 
-    const listed = await eventually(async () => {
-      const res = await admin.get<{ optOuts: { msisdn: string; source: string }[] }>(
-        `${account.name}/opt-outs`,
-      );
-      return res.body.optOuts.length > 0 ? res.body.optOuts : undefined;
-    });
+    const listed = await eventually(
+      async () => {
+        const res = await admin.get<{ optOuts: { msisdn: string; source: string }[] }>(
+          `${account.name}/opt-outs`,
+        );
+        return res.body.optOuts.length > 0 ? res.body.optOuts : undefined;
+      },
+      'the opt-out in the operator list',
+      30_000,
+      100,
+    );
     expect(listed).toEqual([
       expect.objectContaining({ msisdn: PHONE, source: 'inbound', keyword: 'STOP' }),
     ]);
 
     expect((await admin.delete(`${account.name}/opt-outs/${PHONE}`)).statusCode).toBe(204);
-    const allowed = await eventually(async () => {
-      const res = await send();
-      return res.statusCode === 202 ? res : undefined;
-    });
+    const allowed = await eventually(
+      async () => {
+        const res = await send();
+        return res.statusCode === 202 ? res : undefined;
+      },
+      'sends allowed again',
+      30_000,
+      100,
+    );
     expect(allowed.statusCode).toBe(202);
   });
 });

@@ -1,7 +1,9 @@
 import { gzipSync } from 'node:zlib';
+import { eventually } from '@msg/testing';
 import got, { type Got } from 'got';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type Platform, startEmbedded } from './platform.js';
+import { type GatewayAccount, type Platform, startEmbedded } from './platform.js';
+import { smsAccount } from './sms-account.js';
 
 /**
  * Rule 5.3 end to end on the embedded defaults: an operator makes an account prepaid and tops it
@@ -11,18 +13,8 @@ import { type Platform, startEmbedded } from './platform.js';
 let platform: Platform;
 let gateway: Got;
 let admin: Got;
-const account = { name: `prepaide2e${Date.now().toString(36)}`, password: 'e2e-password-123' };
+let account: GatewayAccount;
 const sms = { to: '+46701234567', message: 'x'.repeat(161), from: 'Acme' }; // two parts
-
-async function eventually<T>(attempt: () => Promise<T | undefined>, timeoutMs = 20_000) {
-  const started = Date.now();
-  for (;;) {
-    const value = await attempt();
-    if (value !== undefined) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 beforeAll(async () => {
   platform = await startEmbedded();
@@ -31,22 +23,8 @@ beforeAll(async () => {
     headers: { authorization: `Bearer ${platform.adminToken}` },
     responseType: 'json',
   });
-  await admin.post('', {
-    json: { ...account, permissions: ['sms'], billingMode: 'prepaid' },
-  });
-  gateway = got.extend({
-    prefixUrl: platform.gatewayUrl,
-    username: account.name,
-    password: account.password,
-    throwHttpErrors: false,
-    retry: { limit: 0 },
-    responseType: 'json',
-  });
-  // The account reaches the sms service over the bus.
-  await eventually(async () => {
-    const res = await gateway.get('v1/sms/00000000-0000-4000-8000-000000000000');
-    return res.statusCode === 404 ? true : undefined;
-  });
+  account = await smsAccount(platform, 'prepaide2e', { billingMode: 'prepaid' });
+  gateway = account.gateway;
 }, 180_000);
 
 afterAll(async () => {
@@ -79,21 +57,26 @@ describe('prepaid batch through the gateway', () => {
       })
       .json<{ apiKey: string }>();
     await admin.post(`${name}/top-ups`, { json: { credits: 2 } });
-    const token = await eventually(async () => {
-      const res = await got.post<{ access_token: string }>(
-        `${platform.gatewayUrl}/v1/oauth/token`,
-        {
-          json: {
-            client_id: name,
-            client_secret: created.apiKey,
-            grant_type: 'client_credentials',
+    const token = await eventually(
+      async () => {
+        const res = await got.post<{ access_token: string }>(
+          `${platform.gatewayUrl}/v1/oauth/token`,
+          {
+            json: {
+              client_id: name,
+              client_secret: created.apiKey,
+              grant_type: 'client_credentials',
+            },
+            responseType: 'json',
+            throwHttpErrors: false,
           },
-          responseType: 'json',
-          throwHttpErrors: false,
-        },
-      );
-      return res.statusCode === 200 ? res.body.access_token : undefined;
-    });
+        );
+        return res.statusCode === 200 ? res.body.access_token : undefined;
+      },
+      'a batch token',
+      20_000,
+      100,
+    );
     const batches = got.extend({
       prefixUrl: platform.gatewayUrl,
       headers: { authorization: `Bearer ${token}` },

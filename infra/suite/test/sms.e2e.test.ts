@@ -1,7 +1,9 @@
 import { createServer, type Server } from 'node:http';
+import { eventually } from '@msg/testing';
 import got, { type Got } from 'got';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Platform, startEmbedded } from './platform.js';
+import { type GatewayAccount, type Platform, startEmbedded } from './platform.js';
+import { smsAccount } from './sms-account.js';
 
 /**
  * The SMS delivery path end to end on the embedded defaults: through the gateway into the sms
@@ -16,43 +18,19 @@ interface Submit {
   concat: { ref: number; total: number; seq: number } | null;
 }
 
-async function eventually<T>(
-  attempt: () => Promise<T | undefined>,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await attempt();
-    if (value !== undefined) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 let platform: Platform;
 let gateway: Got;
 let smsc: Got;
 let receiver: Server;
 let receiverUrl: string;
 const callbacks: Record<string, unknown>[] = [];
-const account = { name: `smse2e${Date.now().toString(36)}`, password: 'e2e-password-123' };
+let account: GatewayAccount;
 
 beforeAll(async () => {
   platform = await startEmbedded();
   smsc = got.extend({ prefixUrl: platform.smscControlUrl ?? '', responseType: 'json' });
-  const created = await got.post(`${platform.adminUrl}/internal/v1/accounts`, {
-    headers: { authorization: `Bearer ${platform.adminToken}` },
-    json: { name: account.name, password: account.password, permissions: ['sms'] },
-  });
-  expect(created.statusCode).toBe(201);
-  gateway = got.extend({
-    prefixUrl: platform.gatewayUrl,
-    username: account.name,
-    password: account.password,
-    throwHttpErrors: false,
-    retry: { limit: 0 },
-    responseType: 'json',
-  });
+  account = await smsAccount(platform, 'smse2e');
+  gateway = account.gateway;
   receiver = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => {
@@ -66,11 +44,6 @@ beforeAll(async () => {
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   const address = receiver.address();
   receiverUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/dlr`;
-  // The account reaches the sms service over the bus.
-  await eventually(async () => {
-    const res = await gateway.get('v1/sms/00000000-0000-4000-8000-000000000000');
-    return res.statusCode === 404 ? true : undefined;
-  });
 }, 180_000);
 
 afterAll(async () => {
@@ -82,20 +55,30 @@ const send = (body: Record<string, unknown>) =>
   gateway.post<{ messageId: string }>('v1/sms/send', { json: body });
 
 async function submitsTo(number: string, count = 1): Promise<Submit[]> {
-  return eventually(async () => {
-    const all = (await smsc.get<Submit[]>('submits')).body;
-    const mine = all.filter(
-      (s) => `+${s.destinationAddr}` === number || s.destinationAddr === number,
-    );
-    return mine.length >= count ? mine : undefined;
-  });
+  return eventually(
+    async () => {
+      const all = (await smsc.get<Submit[]>('submits')).body;
+      const mine = all.filter(
+        (s) => `+${s.destinationAddr}` === number || s.destinationAddr === number,
+      );
+      return mine.length >= count ? mine : undefined;
+    },
+    'submit_sm at the SMSC',
+    20_000,
+    100,
+  );
 }
 
 async function statusOf(id: string, wanted: string) {
-  return eventually(async () => {
-    const res = await gateway.get<{ status: string; smscMessageIds: string[] }>(`v1/sms/${id}`);
-    return res.body.status === wanted ? res.body : undefined;
-  });
+  return eventually(
+    async () => {
+      const res = await gateway.get<{ status: string; smscMessageIds: string[] }>(`v1/sms/${id}`);
+      return res.body.status === wanted ? res.body : undefined;
+    },
+    'the status',
+    20_000,
+    100,
+  );
 }
 
 describe('SMS through the gateway to the SMSC and back', () => {
@@ -113,8 +96,9 @@ describe('SMS through the gateway to the SMSC and back', () => {
     expect(submit?.shortMessageHex).toContain('1b65');
     const done = await statusOf(messageId, 'delivered');
     expect(done.smscMessageIds).toHaveLength(1);
-    const callback = await eventually(async () =>
-      callbacks.find((c) => c.messageId === messageId && c.status === 'delivered'),
+    const callback = await eventually(
+      async () => callbacks.find((c) => c.messageId === messageId && c.status === 'delivered'),
+      'the delivery callback',
     );
     expect(callback).toMatchObject({ messageId, status: 'delivered' });
   });
