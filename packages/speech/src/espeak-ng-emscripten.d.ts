@@ -5,6 +5,8 @@ declare module '@echogarden/espeak-ng-emscripten' {
     set_voice(name: string): number;
     /** Synchronous; the callback receives 16-bit PCM chunks at 22050 Hz. */
     synthesize(ssml: string, onChunk: (samples: Int16Array, events: unknown[]) => unknown): void;
+    /** The phonemes eSpeak NG would speak, in IPA with "_" between phonemes. */
+    synthesize_ipa(text: string): { code: number; ipa: string };
     readonly samplerate: number;
   }
   interface ESpeakNGModule {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseSpeechMarkup, type SpeechMarkup } from './markup.js';
-import { escapeText, markupSsml } from './ssml.js';
+import { escapeText, markupSsml, plainTextSsml } from './ssml.js';
 
 function parsed(msg: string): SpeechMarkup {
   const result = parseSpeechMarkup(msg);
@@ -132,10 +132,17 @@ describe('SSML given to the engine', () => {
   it('when markup was parsed, then only break and numeric prosody are re-serialised', () => {
     const ssml = markupSsml(
       parsed('<prosody rate="slow">a &lt;b&gt;</prosody><break time="2s"/>c'),
+      'en-GB',
     );
     expect(ssml).toBe(
       '<prosody rate="75%" pitch="100%" volume="100%">a &lt;b&gt;</prosody><break time="2000ms"/>' +
         '<prosody rate="100%" pitch="100%" volume="100%">c</prosody>',
     );
+  });
+
+  it('when a decimal point is written in a language eSpeak NG reads only the comma for, then it becomes a comma', () => {
+    expect(plainTextSsml('12.75 and 1.2.3 and end. 5', 'nl')).toBe('12,75 and 1,2,3 and end. 5');
+    expect(plainTextSsml('12.75', 'en-GB')).toBe('12.75');
+    expect(markupSsml(parsed('<break time="1s"/>3.5'), 'pl')).toContain('>3,5</prosody>');
   });
 });

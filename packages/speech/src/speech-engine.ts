@@ -1,8 +1,8 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { espeakVoice, type SpeechGender } from './languages.js';
+import { canonicalLanguage, espeakVoice, type SpeechGender } from './languages.js';
 import type { SpeechMarkup } from './markup.js';
-import { escapeText, markupSsml } from './ssml.js';
+import { markupSsml, plainTextSsml } from './ssml.js';
 import { TELEPHONY_RATE } from './telephony-audio.js';
 import type { SynthesisJob, WorkerMessage } from './worker-protocol.js';
 
@@ -163,11 +163,12 @@ export function createSpeechEngine(options: SpeechEngineOptions = {}): SpeechEng
       if (closed) return Promise.reject(new SpeechError('speech engine is closed'));
       let job: SynthesisJob;
       try {
-        job = {
-          id: nextId++,
-          voice: espeakVoice(request.language, request.gender),
-          ssml: request.markup ? markupSsml(request.markup) : escapeText(request.text),
-        };
+        const voice = espeakVoice(request.language, request.gender);
+        const language = canonicalLanguage(request.language) ?? request.language;
+        const ssml = request.markup
+          ? markupSsml(request.markup, language)
+          : plainTextSsml(request.text, language);
+        job = { id: nextId++, voice, ssml };
       } catch (err) {
         return Promise.reject(err);
       }
