@@ -78,6 +78,15 @@ describe('createSpeechEngine: languages', () => {
     SLOW,
   );
 
+  it(
+    'when the text has nothing to speak, then synthesis fails instead of giving empty audio',
+    async () => {
+      await expect(say('   ')).rejects.toThrow(/speech synthesis failed: no audio/);
+      expectTelephonyAudio(await say('still working'));
+    },
+    SLOW,
+  );
+
   it('when the language is not a tag of 2.6, then synthesis is refused at once', async () => {
     await expect(say('hello', 'xx')).rejects.toThrow(/unsupported language: xx/);
   });
@@ -203,15 +212,15 @@ describe('createSpeechEngine: worker processes', () => {
   it(
     'when a synthesis exceeds the time limit, then it fails and the engine goes on',
     async () => {
-      const limited = createSpeechEngine({ timeoutMs: 300 });
+      const limited = createSpeechEngine({ timeoutMs: 2000 });
       try {
         await expect(
           limited.synthesize({
-            text: 'A very long text. '.repeat(400),
+            text: 'A very long text. '.repeat(1500),
             language: 'en-GB',
             gender: 'male',
           }),
-        ).rejects.toThrow(/timed out after 300 ms/);
+        ).rejects.toThrow(/timed out after 2000 ms/);
         expectTelephonyAudio(
           await limited.synthesize({ text: 'ok', language: 'en-GB', gender: 'male' }),
         );
