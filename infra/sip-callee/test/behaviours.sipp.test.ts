@@ -77,6 +77,25 @@ describe('a plain call (sipp -sn uac)', () => {
   });
 });
 
+describe('the 200 OK and its ACK', () => {
+  it('when the ACK is late, then the 200 is retransmitted until it comes, and not after', async () => {
+    const run = await runSipp({
+      target: target(),
+      service: '46701234568',
+      scenarioFile: scenario('uac-late-ack', { sink_port: 9 }),
+    });
+
+    expect(run.code, run.output).toBe(0);
+    const inviteOks = run.messages
+      .split(/^-{10,}.*$/m)
+      .filter((block) => /^SIP\/2\.0 200 /m.test(block) && /^CSeq: 1 INVITE/m.test(block));
+    // Sent at 0, 0.5 and 1.5 s; the ACK at 1.8 s stops the one due at 3.5 s.
+    expect(inviteOks.length).toBeGreaterThanOrEqual(2);
+    expect(inviteOks.length).toBeLessThanOrEqual(3);
+    expect(await ended('46701234568')).toMatchObject({ outcome: 'completed', endedBy: 'caller' });
+  });
+});
+
 describe('busy-then-human', () => {
   it('when a ...4860 number is called twice, then first busy, then answered; DELETE /calls starts over', async () => {
     const service = '46701234860';
