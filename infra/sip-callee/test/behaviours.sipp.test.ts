@@ -19,11 +19,11 @@ const ended = (service: string) =>
   );
 
 /** SIPp expects `status` as the INVITE's final answer and ACKs it on the INVITE's branch. */
-const refusedCall = (service: string, status: number) =>
+const refusedCall = (service: string, status: number, offer = { payload: 0, codec: 'PCMU' }) =>
   runSipp({
     target: target(),
     service,
-    scenarioFile: scenario('uac-refused', { sink_port: 9, status }),
+    scenarioFile: scenario('uac-refused', { sink_port: 9, status, ...offer }),
   });
 
 describe('refusals by suffix', () => {
@@ -42,6 +42,15 @@ describe('refusals by suffix', () => {
       expect(await ended(service)).toMatchObject({ behaviour, outcome, finalStatus: status });
     },
   );
+});
+
+describe('an offer without PCMU', () => {
+  it('when the INVITE offers only PCMA, then a human answers 488 Not Acceptable Here', async () => {
+    const run = await refusedCall('46701234570', 488, { payload: 8, codec: 'PCMA' });
+
+    expect(run.code, run.output).toBe(0);
+    expect(await ended('46701234570')).toMatchObject({ outcome: 'failed', finalStatus: 488 });
+  });
 });
 
 describe('ring', () => {
