@@ -68,6 +68,10 @@ export function createControlApp(state: CalleeState, logger: Logger): express.Ex
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const status =
       typeof error === 'object' && error !== null && 'status' in error ? Number(error.status) : 500;
+    if (status === 413) {
+      res.status(413).json({ error: 'payload_too_large', message: 'body: at most 4 kB' });
+      return;
+    }
     if (status >= 400 && status < 500) {
       res.status(status).json({ error: 'bad_request', message: 'body: malformed JSON' });
       return;

@@ -56,6 +56,17 @@ describe('PUT /rules/{number}', () => {
     });
     expect(response.status).toBe(400);
   });
+
+  it('when the body is larger than 4 kB, then 413 says so', async () => {
+    const answer = await control(`${callee.controlUrl}/rules/46701111111`, {
+      method: 'PUT',
+      body: { behaviour: 'human', padding: 'x'.repeat(5000) },
+    });
+    expect(answer).toEqual({
+      status: 413,
+      body: { error: 'payload_too_large', message: 'body: at most 4 kB' },
+    });
+  });
 });
 
 describe('DELETE /rules/{number}', () => {
