@@ -14,9 +14,16 @@ const BANNER =
  * Starts the suite on `databaseUrl` and `brokers` (none: the in-process bus), the bare floor and a
  * gateway whose `UPSTREAM_<SERVICE>` are the suite's services named in `upstreams`; the bare app
  * is the upstream of the `floor` route (a service not under test): `floorUrl`,
- * `GET /v1/<floor>/ping`, reaches it. `stop()` ends all three.
+ * `GET /v1/<floor>/ping`, reaches it. `suiteEnv`: more settings of the suite. `stop()` ends all
+ * three.
  */
-export async function startPlatform({ databaseUrl, brokers, upstreams, floor = 'numbers' }) {
+export async function startPlatform({
+  databaseUrl,
+  brokers,
+  upstreams,
+  floor = 'numbers',
+  suiteEnv = {},
+}) {
   const suite = await startProcess(
     ['infra/suite/dist/main.js'],
     {
@@ -26,6 +33,7 @@ export async function startPlatform({ databaseUrl, brokers, upstreams, floor = '
       DATABASE_URL: databaseUrl,
       ...(brokers ? { KAFKA_BROKERS: brokers } : {}),
       LOG_LEVEL: 'error',
+      ...suiteEnv,
     },
     BANNER,
   );
