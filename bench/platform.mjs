@@ -6,17 +6,24 @@ import { freePort, json, startProcess, waitHealthy } from './processes.mjs';
 
 export const BENCH_PASSWORD = 'bench-password-1';
 
-/** The suite's banner, as infra/suite/src/main.ts prints it: admin API, token, simulator, services. */
+/** The suite's banner, as infra/suite/src/main.ts prints it: admin API, token, simulators, services. */
 const BANNER =
-  /Admin API \(internal\)\s+(\S+)\s+token: (\S+)\s+SMSC simulator control (\S+)\s+Services \(direct\)\s+([^\n]*)\n[\s\S]*ready: /;
+  /Admin API \(internal\)\s+(\S+)\s+token: (\S+)\s+SMSC simulator control (\S+)\s+RBM simulator \(RCS\)\s+(\S+)[^\n]*\n\s+Services \(direct\)\s+([^\n]*)\n[\s\S]*ready: /;
 
 /**
  * Starts the suite on `databaseUrl` and `brokers` (none: the in-process bus), the bare floor and a
  * gateway whose `UPSTREAM_<SERVICE>` are the suite's services named in `upstreams`; the bare app
  * is the upstream of the `floor` route (a service not under test): `floorUrl`,
- * `GET /v1/<floor>/ping`, reaches it. `stop()` ends all three.
+ * `GET /v1/<floor>/ping`, reaches it. `suiteEnv`: more settings of the suite. `stop()` ends all
+ * three.
  */
-export async function startPlatform({ databaseUrl, brokers, upstreams, floor = 'numbers' }) {
+export async function startPlatform({
+  databaseUrl,
+  brokers,
+  upstreams,
+  floor = 'numbers',
+  suiteEnv = {},
+}) {
   const suite = await startProcess(
     ['infra/suite/dist/main.js'],
     {
@@ -26,11 +33,12 @@ export async function startPlatform({ databaseUrl, brokers, upstreams, floor = '
       DATABASE_URL: databaseUrl,
       ...(brokers ? { KAFKA_BROKERS: brokers } : {}),
       LOG_LEVEL: 'error',
+      ...suiteEnv,
     },
     BANNER,
   );
   const bare = await startProcess(['bench/bare-server.mjs'], {}, /listening (\d+)/);
-  const [, adminUrl, adminToken, controlUrl, servicesLine] = suite.match;
+  const [, adminUrl, adminToken, controlUrl, rbmSimulatorUrl, servicesLine] = suite.match;
   const words = servicesLine.trim().split(/\s+/);
   const serviceUrls = Object.fromEntries(
     words.flatMap((word, i) => (i % 2 === 0 ? [[word, words[i + 1]]] : [])),
@@ -74,6 +82,7 @@ export async function startPlatform({ databaseUrl, brokers, upstreams, floor = '
     adminToken,
     adminHeaders,
     controlUrl,
+    rbmSimulatorUrl,
     serviceUrls,
     gatewayUrl,
     floorUrl: `${gatewayUrl}/v1/${floor}/ping`,

@@ -45,6 +45,12 @@ export const suiteSettings = z.object({
     .describe(
       "Key that encrypts RCS agents' RBM credentials (32 bytes, hex or base64); generated when unset (credentials stored by an earlier run then no longer open).",
     ),
+  RCS_RATE_LIMIT_PER_MINUTE: int({ min: 1, max: 1_000_000, default: 100 }).describe(
+    'Requests per minute per RCS client (spec 8.4: 100); benchmarks lift it.',
+  ),
+  RBM_SIMULATOR_PORT: port(0).describe(
+    'Port of the RBM simulator (its RBM API, /token and the /control API); 0 picks a free one.',
+  ),
   JWT_KEYS: z
     .string()
     .optional()

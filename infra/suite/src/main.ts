@@ -18,6 +18,7 @@ Messaging platform is running${suite.embeddedDatabase ? ' on embedded PostgreSQL
   API documentation      ${suite.gatewayUrl}/docs
   Admin API (internal)   ${suite.adminUrl}   token: ${suite.adminToken}
   SMSC simulator control ${suite.smscControlUrl ?? '(real SMS centres configured)'}
+  RBM simulator (RCS)    ${suite.rbmSimulatorUrl}   control: ${suite.rbmSimulatorUrl}/control
   Services (direct)      ${Object.entries(suite.serviceUrls)
     .map(([name, url]) => `${name} ${url}`)
     .join('   ')}
@@ -39,6 +40,8 @@ Try:
     -H 'content-type: application/json' -d '{"To":"0701234567","Msg":"Reply YES"}'
   curl -s ${suite.gatewayUrl}/rcs/v1/messages -H 'x-client-id: ${suite.demo.username}' -H 'x-api-key: ${suite.demo.apiKey}' \\
     -H 'content-type: application/json' -d '{"recipient":"+46701740605","agent_id":"${suite.demoRcsAgentId}","message":{"text":"Hello"},"dry_run":true}'
+  curl -s -X POST ${suite.rbmSimulatorUrl}/control/users/%2B46701740605/text -H 'content-type: application/json' \\
+    -d '{"agentId":"${suite.demoRcsAgentId}","text":"Hi from a phone"}'
   RCS_URL=${suite.serviceUrls.rcs} RCS_ADMIN_TOKEN=${suite.adminToken} pnpm rcs agents list
   REPLYPATH_URL=${suite.serviceUrls.replypath} REPLYPATH_ADMIN_TOKEN=${suite.adminToken} pnpm replypath list
 

@@ -10,6 +10,7 @@ import type { Logger } from '@msg/logger';
 import { loadLookupLegacyConfig, lookupLegacyService } from '@msg/lookup-legacy';
 import { loadNotifierConfig, notifierService } from '@msg/notifier';
 import { importSnapshotDirectory, loadNumbersConfig, numbersService } from '@msg/numbers';
+import { startRbmSimulator } from '@msg/rbm-simulator';
 import { loadRcsConfig, rcsService } from '@msg/rcs';
 import { loadReplypathConfig, replypathService } from '@msg/replypath';
 import { loadReplypathLegacyConfig, replypathLegacyService } from '@msg/replypath-legacy';
@@ -25,6 +26,7 @@ import { startSmscSimulator } from '@msg/smsc-simulator';
 import got from 'got';
 import { type DemoAccount, republishAccounts, seedDemoAccount } from './admin-client.js';
 import type { SuiteConfig } from './config.js';
+import { createServiceAccountKey } from './rbm-service-account.js';
 import { seedRcsAgent } from './rcs-agent.js';
 import { describePool, seedReplypathPool } from './replypath-pool.js';
 
@@ -41,6 +43,8 @@ export interface RunningSuite {
   serviceUrls: Record<string, string>;
   /** Control API of the SMSC simulator, when the suite runs one (no SMSC_BINDS given). */
   smscControlUrl?: string;
+  /** The RBM simulator: its RBM API and /token; its control API is `${url}/control`. */
+  rbmSimulatorUrl: string;
   demo: DemoAccount;
   /** The RCS agent the demo account may send as. */
   demoRcsAgentId: string;
@@ -224,12 +228,28 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
       }),
     );
 
+    // RCS stands on the RBM simulator in place of Google's platform: it issues tokens for a
+    // service account made now, which the demo agent gets as its credentials (below), and it
+    // pushes user events to the gateway, signed with a client token of this run.
+    const rbmKey = createServiceAccountKey(config.DEMO_RCS_AGENT_ID);
+    const rbmClientToken = secret(32);
+    const rbm = await startRbmSimulator({
+      port: config.RBM_SIMULATOR_PORT,
+      serviceAccount: { clientEmail: rbmKey.client_email, key: rbmKey.private_key },
+      logger: logger.child({ service: 'rbm-simulator' }),
+    });
+    closers.push(rbm.close);
+
     // RCS: the agent API takes the operator's token, as the admin API does.
     const rcsUrl = await serve(
       rcsService,
       loadRcsConfig({
         ...common,
         RCS_ADMIN_TOKEN: adminToken,
+        RCS_RBM_BASE_URL: rbm.url,
+        RCS_RBM_TOKEN_URL: rbm.tokenUrl,
+        RCS_RBM_CLIENT_TOKEN: rbmClientToken,
+        RCS_RATE_LIMIT_PER_MINUTE: String(config.RCS_RATE_LIMIT_PER_MINUTE),
         RCS_CREDENTIALS_KEY: config.RCS_CREDENTIALS_KEY ?? randomBytes(32).toString('hex'),
         // The webhook test operation reaches what the notifier reaches (local receivers).
         RCS_WEBHOOK_ALLOW_PRIVATE_TARGETS: String(config.CALLBACK_ALLOW_PRIVATE_TARGETS),
@@ -257,6 +277,8 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
       },
     );
     closers.push(gateway.close);
+    // RBM pushes reach the rcs service through the public entry, as Google's would.
+    rbm.setWebhook({ url: `${gateway.url}/rcs/v1/rbm/events`, clientToken: rbmClientToken });
 
     const demo: DemoAccount = {
       username: config.DEMO_USERNAME,
@@ -280,7 +302,7 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
     await waitReady(Object.values(serviceUrls), config.READY_TIMEOUT_MS);
     if (!config.KAFKA_BROKERS) await republishAccounts(adminUrl, adminToken);
     const demoAccount = await seedDemoAccount(adminUrl, adminToken, demo);
-    await seedRcsAgent(rcsUrl, adminToken, config.DEMO_RCS_AGENT_ID, demoAccount.id);
+    await seedRcsAgent(rcsUrl, adminToken, config.DEMO_RCS_AGENT_ID, demoAccount.id, rbmKey);
     const replypathPool = describePool(await seedReplypathPool(replypathUrl, adminToken));
     await waitUntilUsable(gateway.url, demo, config.READY_TIMEOUT_MS);
     demoUsable = true;
@@ -291,6 +313,7 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
       adminToken,
       serviceUrls,
       ...(smscControlUrl && { smscControlUrl }),
+      rbmSimulatorUrl: rbm.url,
       demo,
       demoRcsAgentId: config.DEMO_RCS_AGENT_ID,
       replypathPool,

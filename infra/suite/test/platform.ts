@@ -1,11 +1,17 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLogger } from '@msg/logger';
+import { eventually } from '@msg/testing';
 import got, { type Got } from 'got';
 import pg from 'pg';
 import { loadSuiteConfig } from '../src/config.js';
+import { createServiceAccountKey } from '../src/rbm-service-account.js';
+import { seedRcsAgent } from '../src/rcs-agent.js';
 import { seedReplypathPool } from '../src/replypath-pool.js';
 import { startSuite } from '../src/suite.js';
 
@@ -469,3 +475,164 @@ export async function createGatewayAccount(
   });
   return { name, basic, gateway };
 }
+
+/** A platform the RCS end-to-end tests run on: a client that may send as an agent with credentials. */
+export interface RcsPlatform extends Platform {
+  /** The RBM simulator (its control API under /control). */
+  rbmSimulatorUrl: string;
+  /** The rcs service, direct (its operator API /internal/v1/agents takes `adminToken`). */
+  rcsUrl: string;
+  /** X-Client-ID and X-API-Key of an account that may send as `agentId`. */
+  client: { id: string; apiKey: string };
+  agentId: string;
+}
+
+/** `pnpm start`'s shape: the demo account and the demo agent, with the simulator's key. */
+export async function startEmbeddedRcs(): Promise<RcsPlatform> {
+  const apiKey = `demo_${randomBytes(18).toString('base64url')}`;
+  const suite = await startSuite(
+    loadSuiteConfig({
+      PORT: '0',
+      ADMIN_PORT: '0',
+      SMSC_CONTROL_PORT: '0',
+      EMBEDDED_DATA_DIR: 'memory',
+      LOG_LEVEL: 'error',
+      DEMO_API_KEY: apiKey,
+      DEMO_RCS_AGENT_ID: 'e2e-agent',
+    }),
+    quietLogger(),
+  );
+  const rcsUrl = suite.serviceUrls.rcs;
+  if (!rcsUrl) throw new Error('the suite runs no rcs service');
+  return {
+    ...suite,
+    rcsUrl,
+    client: { id: suite.demo.username, apiKey },
+    agentId: suite.demoRcsAgentId,
+  };
+}
+
+/**
+ * The deployed shape of RCS: admin, notifier, rcs, the RBM simulator and the gateway, each its
+ * own process on real Postgres and Kafka. As in `pnpm start`: a service-account key made now is
+ * the simulator's account and, through the rcs operator API, the agent's credentials; the
+ * simulator pushes to the gateway's /rcs/v1/rbm/events with a client token of the run. The
+ * consumer groups are unique to the run.
+ */
+export async function startRcsProcesses(): Promise<RcsPlatform> {
+  const group = await startProcessGroup();
+  const adminToken = randomBytes(24).toString('base64url');
+  const clientToken = randomBytes(24).toString('base64url');
+  const agentId = 'e2e-agent';
+  const key = createServiceAccountKey(agentId);
+  const keyDir = await mkdtemp(join(tmpdir(), 'rbm-key-'));
+  const keyFile = join(keyDir, 'service-account.json');
+  await writeFile(keyFile, JSON.stringify(key), { mode: 0o600 });
+  const stop = async () => {
+    await group.stop();
+    await rm(keyDir, { recursive: true, force: true });
+  };
+  try {
+    const ports: number[] = [];
+    for (let i = 0; i < 5; i++) ports.push(await freePort());
+    const [adminPort, notifierPort, rcsPort, rbmPort, gatewayPort] = ports as [
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
+    const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+    const run = randomBytes(4).toString('hex');
+    const admin = group.add('admin', {
+      script: 'services/admin/dist/main.js',
+      port: adminPort,
+      env: { ADMIN_TOKEN: adminToken, BILLING_INTERNAL_TOKEN: randomBytes(24).toString('hex') },
+    });
+    const notifier = group.add('notifier', {
+      script: 'services/notifier/dist/main.js',
+      port: notifierPort,
+      env: {
+        NOTIFIER_CONSUMER_GROUP: `notifier-e2e-${run}`,
+        CALLBACK_ALLOW_PRIVATE_TARGETS: 'true',
+      },
+    });
+    const rbm = group.add('rbm-simulator', {
+      script: 'infra/rbm-simulator/dist/main.js',
+      port: rbmPort,
+      readyPath: '/healthz',
+      env: {
+        RBM_SERVICE_ACCOUNT_FILE: keyFile,
+        RBM_WEBHOOK_URL: `${gatewayUrl}/rcs/v1/rbm/events`,
+        RBM_CLIENT_TOKEN: clientToken,
+      },
+    });
+    const rcs = group.add('rcs', {
+      script: 'services/rcs/dist/main.js',
+      port: rcsPort,
+      env: {
+        RCS_ADMIN_TOKEN: adminToken,
+        RCS_CREDENTIALS_KEY: randomBytes(32).toString('hex'),
+        RCS_RBM_BASE_URL: `http://127.0.0.1:${rbmPort}`,
+        RCS_RBM_TOKEN_URL: `http://127.0.0.1:${rbmPort}/token`,
+        RCS_RBM_CLIENT_TOKEN: clientToken,
+        RCS_WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+        RCS_WEBHOOK_CONSUMER_GROUP: `rcs-webhooks-e2e-${run}`,
+      },
+    });
+    const gateway = group.add('gateway', {
+      script: 'services/gateway/dist/main.js',
+      port: gatewayPort,
+      env: { UPSTREAM_RCS: rcs.url },
+    });
+    await rbm.start();
+    await Promise.all([admin, notifier, rcs, gateway].map((p) => p.start()));
+
+    // An account that may send as the agent, made as an operator makes one.
+    const client = { id: `rcse2e${run}`, apiKey: `e2e_${randomBytes(18).toString('base64url')}` };
+    const accounts = got.extend({
+      prefixUrl: `${admin.url}/internal/v1/accounts`,
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
+    const account = await accounts
+      .post('', {
+        json: { name: client.id, password: randomBytes(12).toString('hex'), permissions: ['rcs'] },
+      })
+      .json<{ id: string }>();
+    await accounts.post(`${client.id}/api-keys`, { json: { apiKey: client.apiKey } });
+    await seedRcsAgent(rcs.url, adminToken, agentId, account.id, key);
+    // The account reaches rcs over accounts.v1: usable once its key is no longer refused.
+    await eventually(
+      async () => {
+        const res = await got(`${gatewayUrl}/v1/webhooks`, {
+          searchParams: { agent_id: agentId },
+          headers: { 'x-client-id': client.id, 'x-api-key': client.apiKey },
+          throwHttpErrors: false,
+          retry: { limit: 0 },
+        });
+        return res.statusCode === 200 ? true : undefined;
+      },
+      'the e2e account to reach the rcs service',
+      60_000,
+    );
+    return {
+      gatewayUrl,
+      adminUrl: admin.url,
+      adminToken,
+      rbmSimulatorUrl: rbm.url,
+      rcsUrl: rcs.url,
+      client,
+      agentId,
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** The platforms an RCS end-to-end test runs on. */
+export const rcsPlatforms: [string, () => Promise<RcsPlatform>][] = [
+  ['embedded defaults', startEmbeddedRcs],
+  ['real Kafka and Postgres, one process per service', startRcsProcesses],
+];

@@ -11,6 +11,7 @@ describe('matchRoute', () => {
     ['/replypath/v1/sendsms', 'replypath'],
     ['/v1/replypath/sendsms/0701234567/hello', 'replypath-legacy'],
     ['/rcs/v1/messages', 'rcs'],
+    ['/rcs/v1/rbm/events', 'rcs'],
     ['/v1/webhooks/3f1c/test', 'rcs'],
     ['/txt2voice/v1/messages', 'voice'],
     ['/txt2voice/v1/sendtts', 'voice'],
@@ -90,6 +91,14 @@ describe('loggablePath', () => {
   it('when the legacy lookup carries an msisdn, then only the detail level is kept', () => {
     const path = '/v1/lookup/advanced/46701234567';
     expect(loggablePath(path, route(path))).toBe('/v1/lookup/advanced/:redacted');
+  });
+
+  it('when RCS paths are logged, then their words stay and phone numbers are masked', () => {
+    for (const path of ['/rcs/v1/rbm/events', '/rcs/v1/capabilities', '/rcs/v1/messages']) {
+      expect(loggablePath(path, route(path))).toBe(path);
+    }
+    const tester = '/rcs/v1/testers/+46701234567';
+    expect(loggablePath(tester, route(tester))).toBe('/rcs/v1/testers/:redacted');
   });
 
   it('when no route matched, then the path is logged as is', () => {

@@ -58,13 +58,27 @@ export const ROUTES: readonly PublicRoute[] = [
     loggedWords: ['sendsms', 'health'],
     deprecation: REPLYPATH_LEGACY_DEPRECATION,
   },
-  // Testers are addressed by phone number.
+  // Testers are addressed by phone number. POST /rcs/v1/rbm/events is RBM's push to the
+  // service (no client credentials: rcs checks X-Goog-Signature over the body, forwarded
+  // byte for byte like every body).
   {
     prefix: '/rcs/v1',
     service: 'rcs',
     errors: 'json',
-    loggedWords: ['messages', 'capability', 'testers', 'webhooks', 'health', 'live', 'ready'],
+    loggedWords: [
+      'messages',
+      'capability',
+      'capabilities',
+      'testers',
+      'webhooks',
+      'health',
+      'live',
+      'ready',
+      'rbm',
+      'events',
+    ],
   },
+  // Webhook ids are UUIDs, no personal data: logged as they are.
   { prefix: '/v1/webhooks', service: 'rcs', errors: 'json' },
   { prefix: '/txt2voice', service: 'voice', errors: 'json' },
   // GET /v1/numbers/{number}[/porting-history|/live-status]
