@@ -4,6 +4,7 @@ import type { Logger } from '@msg/logger';
 import type { Express, RequestHandler } from 'express';
 import type { Registry } from 'prom-client';
 import { rcsErrorFormat } from './http/error-format.js';
+import { RBM_PUSH_PATH } from './inbound/receiveRbmEvent.js';
 import { getLiveness, getReadiness } from './operations/health.js';
 
 export interface RcsAppDeps {
@@ -34,6 +35,8 @@ export function createApp(deps: RcsAppDeps) {
     openapiPath: openapiDocumentPath('rcs'),
     errorFormat: rcsErrorFormat,
     bodyLimit: RCS_BODY_LIMIT,
+    // RBM signs the exact bytes it pushes: the push route reads its body itself.
+    rawBodyPaths: [RBM_PUSH_PATH],
     // Spec 2.5: unknown fields in any request are dropped silently and logged.
     unknownBodyMembers: 'drop',
     readiness: deps.readiness,

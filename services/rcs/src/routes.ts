@@ -9,13 +9,14 @@ import {
   updateAgent,
 } from './operations/agents.js';
 import { sendMessage } from './operations/sendMessage.js';
+import type { SubscriptionStore } from './subscriptions/subscription-store.js';
 
 /** The public sending operations (/rcs/v1). */
 export function messageRoutes(
   app: Express,
-  deps: { agents: AgentStore; messages: MessageStore },
+  deps: { agents: AgentStore; messages: MessageStore; subscriptions?: SubscriptionStore },
 ): void {
-  app.post('/rcs/v1/messages', sendMessage(deps.agents, deps.messages));
+  app.post('/rcs/v1/messages', sendMessage(deps.agents, deps.messages, deps.subscriptions));
 }
 
 /** The operator's agent API (/internal/v1/agents; not routed by the gateway). */

@@ -14,10 +14,14 @@ import { createAgentStore } from './agents/agent-store.js';
 import { createApp } from './app.js';
 import { loadRcsConfig, type RcsConfig } from './config.js';
 import { rcsAccess } from './http/access.js';
+import { inboundRoutes } from './inbound/routes.js';
 import { createMessageStore } from './messages/message-store.js';
 import { createAgentClients } from './rbm/agent-clients.js';
 import { agentRoutes, messageRoutes } from './routes.js';
 import { RCS_SCHEMA } from './schema.js';
+import { createSubscriptionStore } from './subscriptions/subscription-store.js';
+import { testerRoutes } from './testers/routes.js';
+import { createTesterStore } from './testers/tester-store.js';
 import { startWebhooks, WEBHOOK_TOPICS } from './webhooks/index.js';
 
 /** What the schema is made of: the outbox (@msg/bus), the rate buckets (@msg/auth), its tables. */
@@ -48,11 +52,19 @@ export const rcsService = defineService({
     const rbm = createAgentClients(agents, config);
     const messages = createMessageStore(kit.pool);
     const webhookRoutes = startWebhooks(config, box, kit);
+    const subscriptions = createSubscriptionStore(kit.pool);
+    const pushRoutes = inboundRoutes({
+      pool: kit.pool,
+      clientToken: config.RCS_RBM_CLIENT_TOKEN,
+      metrics: kit.metrics,
+    });
     const app = createApp({
       routes: (router) => {
-        messageRoutes(router, { agents, messages });
+        messageRoutes(router, { agents, messages, subscriptions });
         agentRoutes(router, agents);
         webhookRoutes(router);
+        pushRoutes(router);
+        testerRoutes(router, { agents, testers: createTesterStore(kit.pool), rbm });
       },
       access: rcsAccess({
         verifier: createCredentialVerifier({ directory }),
@@ -70,7 +82,7 @@ export const rcsService = defineService({
       validateResponses: config.NODE_ENV === 'test',
     });
     /** The account directory (accounts.v1): tests wait on it after publishing an account. */
-    return { app, accounts: directory, agents, rbm };
+    return { app, accounts: directory, agents, rbm, subscriptions };
   },
 });
 

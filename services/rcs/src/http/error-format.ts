@@ -37,5 +37,7 @@ export const rcsErrorFormat: ErrorFormat = (err, req) => {
       body: { ...rest, code: 'VALIDATION_ERROR', message: VALIDATION_MESSAGE, details: { errors } },
     };
   }
-  return { ...rendered, body: { ...rest, details: {} } };
+  // Another 400 naming fields (RECIPIENT_UNSUBSCRIBED) keeps them in the same place.
+  const details = err.details.length > 0 ? { errors: err.details } : {};
+  return { ...rendered, body: { ...rest, details } };
 };

@@ -3,15 +3,19 @@ import type { RequestHandler } from 'express';
 import type { AgentStore } from '../agents/agent-store.js';
 import type { MessageStore } from '../messages/message-store.js';
 import { checkSendRules, type SendMessageRequest } from '../messages/send-rules.js';
+import type { SubscriptionStore } from '../subscriptions/subscription-store.js';
+import { RecipientUnsubscribedError } from '../subscriptions/unsubscribed-error.js';
 
 /**
  * POST /rcs/v1/messages (spec 2.5, 4.5): validated (the document, then checkSendRules), the
- * agent checked (unknown: 400 naming agent_id; not allowed for this account: 403), stored and
+ * agent checked (unknown: 400 naming agent_id; not allowed for this account: 403), a recipient
+ * who unsubscribed from the agent refused (400 RECIPIENT_UNSUBSCRIBED), stored and
  * queued, 202 with the message id and the echoed client_message_id.
  */
 export function sendMessage(
   agents: AgentStore,
   messages: MessageStore,
+  subscriptions?: Pick<SubscriptionStore, 'isUnsubscribed'>,
 ): RequestHandler<object, unknown, SendMessageRequest> {
   return async (req, res) => {
     const body = req.body;
@@ -25,6 +29,10 @@ export function sendMessage(
       ]);
     }
     if (!agent.allows) throw new ForbiddenError(`not allowed to send as agent ${agent.id}`);
+    // Spec 6.3: an unsubscribe is honoured at once (400 RECIPIENT_UNSUBSCRIBED).
+    if (await subscriptions?.isUnsubscribed(agent.id, body.recipient)) {
+      throw new RecipientUnsubscribedError();
+    }
     const clientMessageId = body.client_message_id ?? null;
     const messageId = await messages.accept({
       accountId: account.id,
