@@ -9,21 +9,28 @@ import {
 } from '@msg/auth';
 import { OUTBOX_MIGRATIONS_DIR } from '@msg/bus';
 import { Topics } from '@msg/contracts';
+import { OPT_OUT_MIGRATIONS_DIR } from '@msg/optout';
 import { defineService, type ServiceDependencies, startWithBackground } from '@msg/service-kit';
 import { createAgentStore } from './agents/agent-store.js';
 import { createApp } from './app.js';
 import { loadRcsConfig, type RcsConfig } from './config.js';
+import { createAccountSettingsStore } from './fallback/account-settings.js';
+import { FALLBACK_TOPICS, startFallback } from './fallback/index.js';
 import { rcsAccess } from './http/access.js';
 import { createMessageStore } from './messages/message-store.js';
 import { createAgentClients } from './rbm/agent-clients.js';
-import { agentRoutes, messageRoutes } from './routes.js';
+import { accountSettingsRoutes, agentRoutes, messageRoutes } from './routes.js';
 import { RCS_SCHEMA } from './schema.js';
 import { startWebhooks, WEBHOOK_TOPICS } from './webhooks/index.js';
 
-/** What the schema is made of: the outbox (@msg/bus), the rate buckets (@msg/auth), its tables. */
+/**
+ * What the schema is made of: the outbox (@msg/bus), the rate buckets (@msg/auth), the opt-out
+ * replica of the SMS fallback (@msg/optout), its tables.
+ */
 export const RCS_MIGRATIONS = [
   OUTBOX_MIGRATIONS_DIR,
   RATE_LIMIT_MIGRATIONS_DIR,
+  OPT_OUT_MIGRATIONS_DIR,
   fileURLToPath(new URL('../prisma/migrations', import.meta.url)),
 ];
 
@@ -36,7 +43,12 @@ export const rcsService = defineService({
   loadConfig: loadRcsConfig,
   database: { schema: RCS_SCHEMA, migrations: RCS_MIGRATIONS },
   // Producers and consumers both create what they use: services start in any order.
-  topics: [{ topic: Topics.rcsEvents }, { topic: Topics.rcsOutbound }, ...WEBHOOK_TOPICS],
+  topics: [
+    { topic: Topics.rcsEvents },
+    { topic: Topics.rcsOutbound },
+    ...WEBHOOK_TOPICS,
+    ...FALLBACK_TOPICS,
+  ],
   async start(config: RcsConfig, kit) {
     const directory = await kit.accountDirectory();
     kit.outboxRelay();
@@ -46,12 +58,18 @@ export const rcsService = defineService({
     const agents = createAgentStore(kit.pool, box);
     /** RBM clients signed with each agent's own service account (delivery, capability, testers). */
     const rbm = createAgentClients(agents, config);
-    const messages = createMessageStore(kit.pool);
+    const messages = createMessageStore(kit.pool, {
+      fallbackTtlSeconds: Math.ceil(config.RCS_SMS_FALLBACK_TTL / 1000),
+    });
+    const settings = createAccountSettingsStore(kit.pool);
+    /** SMS fallback (the delivery worker's `smsFallback`), its SMS reports and the TTL sweeper. */
+    const { smsFallback, ttlSweeper } = await startFallback(config, kit, { directory, rbm });
     const webhookRoutes = startWebhooks(config, box, kit);
     const app = createApp({
       routes: (router) => {
-        messageRoutes(router, { agents, messages });
+        messageRoutes(router, { agents, messages, settings });
         agentRoutes(router, agents);
+        accountSettingsRoutes(router, settings);
         webhookRoutes(router);
       },
       access: rcsAccess({
@@ -70,7 +88,7 @@ export const rcsService = defineService({
       validateResponses: config.NODE_ENV === 'test',
     });
     /** The account directory (accounts.v1): tests wait on it after publishing an account. */
-    return { app, accounts: directory, agents, rbm };
+    return { app, accounts: directory, agents, rbm, smsFallback, ttlSweeper };
   },
 });
 
