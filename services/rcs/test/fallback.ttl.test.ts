@@ -191,6 +191,39 @@ describe('TTL sweeper (src/fallback/ttl-sweeper.ts)', () => {
     ).toEqual([]);
   });
 
+  it('when RBM expired the message itself (TTL_EXPIRATION_REVOKED), then revokedByRbm sends the fallback', async () => {
+    seq += 1;
+    const recipient = `+4670175${String(seq).padStart(4, '0')}`;
+    await control('PUT', `/devices/${encodeURIComponent(recipient)}`, {
+      capable: true,
+      deliver: false,
+    });
+    const res = await rcs.send(acct, {
+      recipient,
+      agent_id: AGENT,
+      message: { text: 'Hello' },
+      ttl: 60,
+      sms_fallback: FALLBACK,
+    });
+    const id = res.body.message_id as string;
+    // A worker that handed RBM a short ttl: RBM expires the message before our sweep.
+    const client = await rcs.service.rbm.forAgent(AGENT);
+    await client.sendMessage(AGENT, recipient, id, {
+      contentMessage: { text: 'Hello' },
+      messageTrafficType: 'TRANSACTION',
+      ttl: '1s',
+    });
+    await rcs.pool.query(`UPDATE "rcs"."messages" SET "state" = 'sent' WHERE "id" = $1`, [id]);
+    await eventually(
+      async () => ((await simStatus(id)) === 'EXPIRED' ? true : undefined),
+      'expired at RBM',
+      5_000,
+    );
+    expect(await sweeper().revokedByRbm(id)).toBe('fallback');
+    expect(await eventOf(id)).toMatchObject({ event_type: 'sms.out.sent' });
+    expect(await sweeper().revokedByRbm(id)).toBe('unchanged');
+  });
+
   it('when two sweepers run at once, then each due message is handled once', async () => {
     const messages = await Promise.all([
       sentOverRcs({ ttl: 60, sms_fallback: FALLBACK }, false),

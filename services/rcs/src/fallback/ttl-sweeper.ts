@@ -77,13 +77,33 @@ export function createTtlSweeper({
     return rows;
   }
 
-  async function expire(row: DueRow): Promise<SweepOutcome> {
+  /** What follows a revoke: the SMS fallback, or without one rcs.out.failed TTL_EXPIRED. */
+  async function afterRevoke(row: DueRow): Promise<'fallback' | 'expired'> {
     const message = {
       id: row.id,
       accountId: row.account_id,
       agentId: row.agent_id,
       clientMessageId: row.client_message_id,
     };
+    if (row.sms_fallback) {
+      const fallback: FallbackMessage = {
+        ...message,
+        recipient: row.recipient,
+        smsFallback: row.sms_fallback,
+      };
+      await smsFallback.send(fallback, 'ttl_expired');
+      return 'fallback';
+    }
+    await withTransaction(pool, async (sql) => {
+      const found = await lockMessage(sql, row.id);
+      if (found && !SETTLED_STATES.includes(found.state)) {
+        await failMessage(sql, message, 'TTL_EXPIRED', now());
+      }
+    });
+    return 'expired';
+  }
+
+  async function expire(row: DueRow): Promise<SweepOutcome> {
     try {
       const client = await rbm.forAgent(row.agent_id);
       const revoked = await client.revokeMessage(row.agent_id, row.recipient, row.id);
@@ -95,22 +115,7 @@ export function createTtlSweeper({
         );
         return 'delivered';
       }
-      if (row.sms_fallback) {
-        const fallback: FallbackMessage = {
-          ...message,
-          recipient: row.recipient,
-          smsFallback: row.sms_fallback,
-        };
-        await smsFallback.send(fallback, 'ttl_expired');
-        return 'fallback';
-      }
-      await withTransaction(pool, async (sql) => {
-        const found = await lockMessage(sql, row.id);
-        if (found && !SETTLED_STATES.includes(found.state)) {
-          await failMessage(sql, message, 'TTL_EXPIRED', now());
-        }
-      });
-      return 'expired';
+      return await afterRevoke(row);
     } catch (error) {
       log.warn('ttl expiry failed; retried after the lease', {
         messageId: row.id,
@@ -132,6 +137,21 @@ export function createTtlSweeper({
 
   return {
     sweep,
+    /**
+     * RBM revoked the message itself because its own TTL ran out (the server event
+     * TTL_EXPIRATION_REVOKED, for the inbound push handler to call): the same outcome as a revoke
+     * of ours, for a message RBM accepted and has not delivered. Answers what happened
+     * (`unchanged`: no such message, or not in state `sent`).
+     */
+    async revokedByRbm(messageId: string): Promise<'fallback' | 'expired' | 'unchanged'> {
+      const { rows } = await pool.query<DueRow>(
+        `SELECT "id", "account_id", "agent_id", "recipient", "client_message_id", "sms_fallback"
+           FROM "${RCS_SCHEMA}"."messages" WHERE "id" = $1 AND "state" = 'sent'`,
+        [messageId],
+      );
+      const row = rows[0];
+      return row ? afterRevoke(row) : 'unchanged';
+    },
     /** Sweeps every `intervalMs` until stopped (afterListen). */
     start: () =>
       repeatEvery(
