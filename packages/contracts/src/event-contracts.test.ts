@@ -116,7 +116,7 @@ describe('sms.status.v1 payload', () => {
     ['not an object', 'x'],
     ['an accepted state', { ...status, state: 'accepted' }],
     ['an unknown state', { ...status, state: 'queued' }],
-    ['an unknown source', { ...status, source: 'rcs' }],
+    ['an unknown source', { ...status, source: 'voice' }],
     ['no source', { ...status, source: 1 }],
     ['smsc ids that are not strings', { ...status, smscMessageIds: [1] }],
     ['a bad timestamp', { ...status, at: 'yesterday' }],

@@ -54,7 +54,7 @@ export const eventContracts = {
     {
       summary: 'An SMS to submit to the SMS centre.',
       key: 'account id (per-account order and throughput)',
-      producers: ['sms', 'batch'],
+      producers: ['sms', 'batch', 'replypath', 'rcs (SMS fallback)'],
       consumers: ['smsc-connector'],
     },
     envelopeSchema([SMS_OUTBOUND_EVENT], smsOutboundSchema),
@@ -66,7 +66,7 @@ export const eventContracts = {
       key: 'message id',
       producers: ['smsc-connector'],
       consumers: [
-        'the owner of the message (payload.source): sms, batch, replypath (replypath and replypath-legacy)',
+        'the owner of the message (payload.source): sms, batch, replypath (replypath and replypath-legacy), rcs (SMS fallback)',
       ],
     },
     envelopeSchema([SMS_STATUS_EVENT], smsStatusSchema),

@@ -196,6 +196,8 @@ export const exampleEvents: { [T in ContractTopic]: TopicEvent<T> } = {
       clientMessageId: 'order-1234',
       content: { text: 'Your order has shipped' },
       acceptedAt: at,
+      smsFallback: { sender: 'Acme', text: 'Your order has shipped' },
+      ttlSeconds: 3600,
     },
   },
 };

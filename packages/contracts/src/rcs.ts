@@ -78,5 +78,16 @@ export const rcsOutboundSchema = z.object({
   clientMessageId: z.string().nullable(),
   content: z.record(z.string(), z.unknown()),
   acceptedAt: time,
+  /**
+   * The SMS sent instead when the message cannot go over RCS (not capable, TTL expired, RBM
+   * refused); only on accounts the operator enabled SMS fallback for. Sender and text already
+   * passed the SMS rules (@msg/sms-text). Absent in events from before the fallback: none.
+   */
+  smsFallback: z
+    .object({ sender: z.string().min(1), text: z.string().min(1) })
+    .nullable()
+    .optional(),
+  /** The request's `ttl` (seconds); null or absent: RBM's default. */
+  ttlSeconds: z.number().int().positive().nullable().optional(),
 });
 export type RcsOutbound = z.infer<typeof rcsOutboundSchema>;

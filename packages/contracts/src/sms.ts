@@ -7,7 +7,8 @@ import { z } from 'zod';
  */
 
 /** Which service owns a message; status events are routed back to it by this. */
-export const SMS_SOURCES = ['sms', 'batch', 'replypath', 'replypath-legacy'] as const;
+/** `rcs`: the SMS fallback of an RCS message that could not go over RCS (services/rcs). */
+export const SMS_SOURCES = ['sms', 'batch', 'replypath', 'replypath-legacy', 'rcs'] as const;
 export type SmsSource = (typeof SMS_SOURCES)[number];
 
 export type SmsEncoding = 'GSM-7' | 'UCS-2';

@@ -5,6 +5,16 @@ import { exitOnConfigError, loadConfig, secret, z } from '@msg/config';
 import { CliError, operatorApi, runCli } from '@msg/http';
 
 const USAGE = `pnpm rcs agents <command> [arguments]
+pnpm rcs fallback <command> [arguments]
+
+SMS fallback per account (beyond the specification; off by default):
+
+  fallback list                          accounts with fallback enabled
+  fallback show <account id>
+  fallback enable <account id>           its sends may carry sms_fallback
+  fallback disable <account id>          sms_fallback is refused again (400 not_enabled)
+
+Agents:
 
   list                                   every agent (credentials are never shown)
   show <agent>
@@ -17,7 +27,7 @@ const USAGE = `pnpm rcs agents <command> [arguments]
 T is the default message_traffic_type: AUTHENTICATION, TRANSACTION (default), PROMOTION,
 SERVICEREQUEST, ACKNOWLEDGEMENT, MESSAGE_TRAFFIC_TYPE_UNSPECIFIED. key.json is the agent's RBM
 service-account key; the service stores it encrypted (RCS_CREDENTIALS_KEY). RCS_URL and
-RCS_ADMIN_TOKEN select the rcs service (its /internal/v1/agents API; the embedded suite prints both).`;
+RCS_ADMIN_TOKEN select the rcs service (its /internal/v1 operator API; the embedded suite prints both).`;
 
 const cliSettings = z.object({
   RCS_URL: z
@@ -42,12 +52,12 @@ async function main(argv: string[]): Promise<unknown> {
     },
   });
   const [group, command, ...args] = positionals;
-  if (group !== 'agents' || !command || values.help) return USAGE;
+  if ((group !== 'agents' && group !== 'fallback') || !command || values.help) return USAGE;
   const config = exitOnConfigError(() => loadConfig(cliSettings));
-  const call = operatorApi(
-    `${config.RCS_URL.replace(/\/$/, '')}/internal/v1/agents`,
-    config.RCS_ADMIN_TOKEN,
-  );
+  const operator = (path: string) =>
+    operatorApi(`${config.RCS_URL.replace(/\/$/, '')}/internal/v1/${path}`, config.RCS_ADMIN_TOKEN);
+  if (group === 'fallback') return fallback(operator('account-settings'), command, args);
+  const call = operator('agents');
   const need = (count: number, what: string) => {
     if (args.length !== count) throw new CliError(`${command} needs ${what}\n\n${USAGE}`);
     return `/${encodeURIComponent(args[0] as string)}`;
@@ -93,6 +103,31 @@ async function main(argv: string[]): Promise<unknown> {
       return call('DELETE', need(1, '<agent>'));
     default:
       throw new CliError(`unknown command ${command}\n\n${USAGE}`);
+  }
+}
+
+/** `pnpm rcs fallback ...`: the account-settings operator API. */
+async function fallback(
+  call: ReturnType<typeof operatorApi>,
+  command: string,
+  args: string[],
+): Promise<unknown> {
+  const account = () => {
+    if (args.length !== 1) throw new CliError(`fallback ${command} needs <account id>\n\n${USAGE}`);
+    return `/${encodeURIComponent(args[0] as string)}`;
+  };
+  switch (command) {
+    case 'list': {
+      const { accounts } = (await call('GET')) as { accounts: { sms_fallback: boolean }[] };
+      return { accounts: accounts.filter((a) => a.sms_fallback) };
+    }
+    case 'show':
+      return call('GET', account());
+    case 'enable':
+    case 'disable':
+      return call('PATCH', account(), { sms_fallback: command === 'enable' });
+    default:
+      throw new CliError(`unknown command fallback ${command}\n\n${USAGE}`);
   }
 }
 

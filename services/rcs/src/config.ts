@@ -1,5 +1,6 @@
 import { parseSecretBoxKey } from '@msg/auth';
 import { envField, int, loadConfig, secret, serviceSettings, trustSettings, z } from '@msg/config';
+import { fallbackSettingsShape } from './fallback/config.js';
 import { rbmSettingsShape } from './rbm/config.js';
 import { webhookSettingsShape } from './webhooks/config.js';
 
@@ -23,10 +24,11 @@ export const rcsSettings = z.object({
   ...trustSettings.shape,
   ...webhookSettingsShape,
   ...rbmSettingsShape,
+  ...fallbackSettingsShape,
   RCS_ADMIN_TOKEN: secret()
     .optional()
     .describe(
-      'Bearer token of the operator API /internal/v1/agents (operators, `pnpm rcs agents`); unset: refused (401)',
+      'Bearer token of the operator API /internal/v1/agents and /internal/v1/account-settings (operators, `pnpm rcs agents`, `pnpm rcs fallback`); unset: refused (401)',
     ),
   RCS_CREDENTIALS_KEY: secretBoxKey()
     .optional()

@@ -1,6 +1,12 @@
 import type { Express } from 'express';
 import type { AgentStore } from './agents/agent-store.js';
+import type { AccountSettingsStore } from './fallback/account-settings.js';
 import type { MessageStore } from './messages/message-store.js';
+import {
+  getAccountSettings,
+  listAccountSettings,
+  updateAccountSettings,
+} from './operations/accountSettings.js';
 import {
   createAgent,
   deleteAgent,
@@ -14,9 +20,24 @@ import type { SubscriptionStore } from './subscriptions/subscription-store.js';
 /** The public sending operations (/rcs/v1). */
 export function messageRoutes(
   app: Express,
-  deps: { agents: AgentStore; messages: MessageStore; subscriptions?: SubscriptionStore },
+  deps: {
+    agents: AgentStore;
+    messages: MessageStore;
+    settings: AccountSettingsStore;
+    subscriptions?: SubscriptionStore;
+  },
 ): void {
-  app.post('/rcs/v1/messages', sendMessage(deps.agents, deps.messages, deps.subscriptions));
+  app.post(
+    '/rcs/v1/messages',
+    sendMessage(deps.agents, deps.messages, deps.settings, deps.subscriptions),
+  );
+}
+
+/** The operator's per-account settings (/internal/v1/account-settings; SMS fallback enablement). */
+export function accountSettingsRoutes(app: Express, settings: AccountSettingsStore): void {
+  app.get('/internal/v1/account-settings', listAccountSettings(settings));
+  app.get('/internal/v1/account-settings/:account_id', getAccountSettings(settings));
+  app.patch('/internal/v1/account-settings/:account_id', updateAccountSettings(settings));
 }
 
 /** The operator's agent API (/internal/v1/agents; not routed by the gateway). */

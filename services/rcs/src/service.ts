@@ -9,25 +9,32 @@ import {
 } from '@msg/auth';
 import { OUTBOX_MIGRATIONS_DIR } from '@msg/bus';
 import { Topics } from '@msg/contracts';
+import { OPT_OUT_MIGRATIONS_DIR } from '@msg/optout';
 import { defineService, type ServiceDependencies, startWithBackground } from '@msg/service-kit';
 import { createAgentStore } from './agents/agent-store.js';
 import { createApp } from './app.js';
 import { loadRcsConfig, type RcsConfig } from './config.js';
+import { createAccountSettingsStore } from './fallback/account-settings.js';
+import { FALLBACK_TOPICS, startFallback } from './fallback/index.js';
 import { rcsAccess } from './http/access.js';
 import { inboundRoutes } from './inbound/routes.js';
 import { createMessageStore } from './messages/message-store.js';
 import { createAgentClients } from './rbm/agent-clients.js';
-import { agentRoutes, messageRoutes } from './routes.js';
+import { accountSettingsRoutes, agentRoutes, messageRoutes } from './routes.js';
 import { RCS_SCHEMA } from './schema.js';
 import { createSubscriptionStore } from './subscriptions/subscription-store.js';
 import { testerRoutes } from './testers/routes.js';
 import { createTesterStore } from './testers/tester-store.js';
 import { startWebhooks, WEBHOOK_TOPICS } from './webhooks/index.js';
 
-/** What the schema is made of: the outbox (@msg/bus), the rate buckets (@msg/auth), its tables. */
+/**
+ * What the schema is made of: the outbox (@msg/bus), the rate buckets (@msg/auth), the opt-out
+ * replica of the SMS fallback (@msg/optout), its tables.
+ */
 export const RCS_MIGRATIONS = [
   OUTBOX_MIGRATIONS_DIR,
   RATE_LIMIT_MIGRATIONS_DIR,
+  OPT_OUT_MIGRATIONS_DIR,
   fileURLToPath(new URL('../prisma/migrations', import.meta.url)),
 ];
 
@@ -40,7 +47,12 @@ export const rcsService = defineService({
   loadConfig: loadRcsConfig,
   database: { schema: RCS_SCHEMA, migrations: RCS_MIGRATIONS },
   // Producers and consumers both create what they use: services start in any order.
-  topics: [{ topic: Topics.rcsEvents }, { topic: Topics.rcsOutbound }, ...WEBHOOK_TOPICS],
+  topics: [
+    { topic: Topics.rcsEvents },
+    { topic: Topics.rcsOutbound },
+    ...WEBHOOK_TOPICS,
+    ...FALLBACK_TOPICS,
+  ],
   async start(config: RcsConfig, kit) {
     const directory = await kit.accountDirectory();
     kit.outboxRelay();
@@ -50,18 +62,30 @@ export const rcsService = defineService({
     const agents = createAgentStore(kit.pool, box);
     /** RBM clients signed with each agent's own service account (delivery, capability, testers). */
     const rbm = createAgentClients(agents, config);
-    const messages = createMessageStore(kit.pool);
+    const messages = createMessageStore(kit.pool, {
+      fallbackTtlSeconds: Math.ceil(config.RCS_SMS_FALLBACK_TTL / 1000),
+    });
+    const settings = createAccountSettingsStore(kit.pool);
+    /** SMS fallback (the delivery worker's `smsFallback`), its SMS reports and the TTL sweeper. */
+    const { smsFallback, ttlSweeper } = await startFallback(config, kit, { directory, rbm });
     const webhookRoutes = startWebhooks(config, box, kit);
     const subscriptions = createSubscriptionStore(kit.pool);
     const pushRoutes = inboundRoutes({
       pool: kit.pool,
       clientToken: config.RCS_RBM_CLIENT_TOKEN,
       metrics: kit.metrics,
+      // RBM expired a message itself (its ttl): the same as our sweeper's revoke.
+      serverEvents: async (event) => {
+        if (event.eventType === 'TTL_EXPIRATION_REVOKED') {
+          await ttlSweeper.revokedByRbm(event.messageId);
+        }
+      },
     });
     const app = createApp({
       routes: (router) => {
-        messageRoutes(router, { agents, messages, subscriptions });
+        messageRoutes(router, { agents, messages, settings, subscriptions });
         agentRoutes(router, agents);
+        accountSettingsRoutes(router, settings);
         webhookRoutes(router);
         pushRoutes(router);
         testerRoutes(router, { agents, testers: createTesterStore(kit.pool), rbm });
@@ -82,7 +106,7 @@ export const rcsService = defineService({
       validateResponses: config.NODE_ENV === 'test',
     });
     /** The account directory (accounts.v1): tests wait on it after publishing an account. */
-    return { app, accounts: directory, agents, rbm, subscriptions };
+    return { app, accounts: directory, agents, rbm, subscriptions, smsFallback, ttlSweeper };
   },
 });
 

@@ -19,7 +19,8 @@ export interface TestOptions {
 
 /**
  * The RCS service on embedded Postgres and the in-process bus, as in the embedded suite, with a
- * recorder of what it publishes on rcs.events.v1 and rcs.outbound.v1, and helpers that play the
+ * recorder of what it publishes on rcs.events.v1, rcs.outbound.v1 and sms.outbound.v1 (SMS
+ * fallback), and helpers that play the
  * admin service (accounts.v1) and the operator (agents).
  */
 export async function startTestRcs(options: TestOptions = {}) {
@@ -40,7 +41,7 @@ export async function startTestRcs(options: TestOptions = {}) {
   const published: { topic: string; key: string | null; value: EventEnvelope }[] = [];
   const recorder = await bus.subscribe({
     groupId: 'rcs-test-recorder',
-    topics: [Topics.rcsEvents, Topics.rcsOutbound],
+    topics: [Topics.rcsEvents, Topics.rcsOutbound, Topics.smsOutbound],
     fromBeginning: true,
     handler: async ({ topic, key, value }) => {
       published.push({ topic, key: key ?? null, value: value as EventEnvelope });
@@ -51,6 +52,8 @@ export async function startTestRcs(options: TestOptions = {}) {
 
   return {
     app,
+    /** The started service (its SMS fallback, TTL sweeper, RBM clients). */
+    service,
     bus,
     /** The database and bus the service runs on (another service may share them in a test). */
     runtime,
@@ -97,6 +100,15 @@ export async function startTestRcs(options: TestOptions = {}) {
     },
 
     raw: () => request(app),
+
+    /** Enables (or disables) SMS fallback for the account through the operator API. */
+    async smsFallback(acct: AccountState, enabled: boolean) {
+      const res = await admin(request(app).patch(`/internal/v1/account-settings/${acct.id}`)).send({
+        sms_fallback: enabled,
+      });
+      if (res.status !== 200) throw new Error(`settings not changed: ${res.status} ${res.text}`);
+      return res.body;
+    },
 
     /** What was published on `topic` about message `messageId`, once the relay published it. */
     async publishedAbout(topic: string, messageId: string, count = 1) {

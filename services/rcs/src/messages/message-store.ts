@@ -23,7 +23,39 @@ export interface AcceptedMessage {
   /** The request's `message`, as validated (unknown members dropped). */
   content: Record<string, unknown>;
   dryRun: boolean;
+  /** The SMS sent when it cannot go over RCS (accounts with fallback enabled); null: none. */
+  smsFallback: SmsFallback | null;
+  /** The request's `ttl` in seconds; null: RBM's default. */
+  ttlSeconds: number | null;
   traceId?: string;
+}
+
+export interface SmsFallback {
+  sender: string;
+  text: string;
+}
+
+export interface MessageStoreOptions {
+  now?: () => Date;
+  /**
+   * How long a message with a fallback but no `ttl` may stay undelivered before the TTL sweeper
+   * revokes it and sends the SMS (RCS_SMS_FALLBACK_TTL); without it such messages never expire.
+   */
+  fallbackTtlSeconds?: number;
+}
+
+/**
+ * When the TTL sweeper revokes the message if RBM has not delivered it: the `ttl`, else for a
+ * message with a fallback the fallback TTL, counted from acceptance; null: never.
+ */
+export function expiryOf(
+  message: Pick<AcceptedMessage, 'smsFallback' | 'ttlSeconds'>,
+  acceptedAt: Date,
+  fallbackTtlSeconds: number | undefined,
+): Date | null {
+  const seconds =
+    message.ttlSeconds ?? (message.smsFallback !== null ? fallbackTtlSeconds : undefined);
+  return seconds === undefined ? null : new Date(acceptedAt.getTime() + seconds * 1000);
 }
 
 /** `evt_` + 128 random bits (hex): unique per event occurrence, for the receiver's dedupe. */
@@ -34,11 +66,16 @@ export const newEventId = () => `evt_${randomBytes(16).toString('hex')}`;
  * delivery worker on rcs.outbound.v1, or for a dry run exactly one `test.rcs.out.delivered` on
  * rcs.events.v1 (spec 6.3). Both keyed by agent id. Answers the message id.
  */
-export function createMessageStore(pool: pg.Pool, now: () => Date = () => new Date()) {
+export function createMessageStore(pool: pg.Pool, options: MessageStoreOptions = {}) {
+  const now = options.now ?? (() => new Date());
   return {
     async accept(message: AcceptedMessage): Promise<string> {
       const id = randomUUID();
-      const at = now().toISOString();
+      const acceptedAt = now();
+      const at = acceptedAt.toISOString();
+      const expiresAt = message.dryRun
+        ? null
+        : expiryOf(message, acceptedAt, options.fallbackTtlSeconds);
       const context = {
         accountId: message.accountId,
         ...(message.traceId && { traceId: message.traceId }),
@@ -46,8 +83,9 @@ export function createMessageStore(pool: pg.Pool, now: () => Date = () => new Da
       await withTransaction(pool, async (client) => {
         await client.query(
           `INSERT INTO "${RCS_SCHEMA}"."messages" ("id", "account_id", "agent_id", "recipient",
-             "client_message_id", "traffic_type", "content", "dry_run", "state", "created_at")
-           VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10)`,
+             "client_message_id", "traffic_type", "content", "dry_run", "state", "created_at",
+             "sms_fallback", "ttl_seconds", "expires_at")
+           VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11::jsonb, $12, $13)`,
           [
             id,
             message.accountId,
@@ -59,6 +97,9 @@ export function createMessageStore(pool: pg.Pool, now: () => Date = () => new Da
             message.dryRun,
             message.dryRun ? 'simulated' : 'queued',
             at,
+            message.smsFallback && JSON.stringify(message.smsFallback),
+            message.ttlSeconds,
+            expiresAt,
           ],
         );
         if (message.dryRun) {
@@ -91,6 +132,8 @@ export function createMessageStore(pool: pg.Pool, now: () => Date = () => new Da
           clientMessageId: message.clientMessageId,
           content: message.content,
           acceptedAt: at,
+          smsFallback: message.smsFallback,
+          ttlSeconds: message.ttlSeconds,
         };
         await enqueueOutbox(client, RCS_SCHEMA, Topics.rcsOutbound, [
           { key: message.agentId, value: makeEvent(RCS_OUTBOUND_EVENT, outbound, context) },

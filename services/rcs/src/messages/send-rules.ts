@@ -1,5 +1,6 @@
 import type { components } from '@msg/contracts/rcs';
 import { type ErrorDetail, ValidationError } from '@msg/http';
+import { checkLength, MAX_PARTS, validateSenderId } from '@msg/sms-text';
 
 export type SendMessageRequest = components['schemas']['SendMessageRequest'];
 
@@ -40,19 +41,54 @@ function suggestionsOf(message: Message): { at: string[]; suggestion: Suggestion
 }
 
 /**
+ * The fallback SMS's rules, the SMS interface's own (@msg/sms-text): the sender id forms, and a
+ * text within 10 parts in its encoding.
+ */
+function smsFallbackProblems(fallback: { sender: string; text: string }): ErrorDetail[] {
+  const problems: ErrorDetail[] = [];
+  const sender = validateSenderId(fallback.sender);
+  if (!sender.ok) {
+    problems.push({
+      loc: ['body', 'sms_fallback', 'sender'],
+      msg: sender.message,
+      type: sender.reason,
+    });
+  }
+  const length = checkLength(fallback.text);
+  if (!length.ok) {
+    problems.push({
+      loc: ['body', 'sms_fallback', 'text'],
+      msg:
+        length.reason === 'empty'
+          ? 'must not be empty'
+          : `at most ${MAX_PARTS} SMS parts: this text needs ${length.parts} (1530 GSM-7 or 670 UCS-2 characters fit)`,
+      type: length.reason,
+    });
+  }
+  return problems;
+}
+
+/**
  * The rules of a send the document cannot state (it has checked everything else):
- * - `sms_fallback` is not yet enabled (spec 2.5): anything but null is refused;
+ * - `sms_fallback` only for an account the operator enabled it for (spec 2.5 has it "not yet
+ *   enabled": anything but null is refused otherwise), and then by the SMS rules;
  * - a calendar event ends after it starts.
  * Every problem is named at once, as the validator does.
  */
-export function checkSendRules(body: SendMessageRequest): void {
+export function checkSendRules(
+  body: SendMessageRequest,
+  options: { smsFallbackEnabled: boolean },
+): void {
   const problems: ErrorDetail[] = [];
   if (body.sms_fallback !== undefined && body.sms_fallback !== null) {
-    problems.push({
-      loc: ['body', 'sms_fallback'],
-      msg: 'SMS fallback is not yet enabled',
-      type: 'not_enabled',
-    });
+    if (options.smsFallbackEnabled) problems.push(...smsFallbackProblems(body.sms_fallback));
+    else {
+      problems.push({
+        loc: ['body', 'sms_fallback'],
+        msg: 'SMS fallback is not enabled for this account',
+        type: 'not_enabled',
+      });
+    }
   }
   for (const { at, suggestion } of suggestionsOf(body.message as Message)) {
     const event = suggestion.action?.create_calendar_event_action;

@@ -1,0 +1,57 @@
+import { type AccountDirectory, createPrepaidBilling } from '@msg/auth';
+import { Topics } from '@msg/contracts';
+import { followOptOuts } from '@msg/optout';
+import type { DatabaseContext } from '@msg/service-kit';
+import type { AgentClients } from '../rbm/agent-clients.js';
+import { RCS_SCHEMA } from '../schema.js';
+import type { FallbackSettings } from './config.js';
+import { createSmsFallback, SmsFallbackRefused } from './sms-fallback.js';
+import { startSmsStatusConsumer } from './sms-status.js';
+import { createTtlSweeper } from './ttl-sweeper.js';
+
+/**
+ * Topics the fallback uses beyond the service's own: the SMS path (sms.outbound.v1 out,
+ * sms.status.v1 in) and the opt-out lists (optouts.v1, compacted) its replica follows.
+ */
+export const FALLBACK_TOPICS = [
+  { topic: Topics.smsOutbound },
+  { topic: Topics.smsStatus },
+  { topic: Topics.optOuts, compacted: true },
+];
+
+/**
+ * The SMS fallback and TTL expiry: the opt-out replica (before the service serves: readiness
+ * waits for it), the fallback sender (for the delivery worker and the sweeper), and once
+ * listening the consumer of the fallback SMS's reports and the TTL sweeper.
+ */
+export async function startFallback(
+  settings: FallbackSettings,
+  kit: DatabaseContext,
+  deps: { directory: Pick<AccountDirectory, 'byId'>; rbm: AgentClients },
+) {
+  await followOptOuts(kit, RCS_SCHEMA);
+  const smsFallback = createSmsFallback({
+    pool: kit.pool,
+    accountById: (id) => deps.directory.byId(id),
+    billing: createPrepaidBilling({
+      adminUrl: settings.ADMIN_URL,
+      token: settings.BILLING_INTERNAL_TOKEN,
+      logger: kit.logger,
+      refuse: (parts) =>
+        new SmsFallbackRefused(`prepaid balance does not cover ${parts} SMS part(s)`),
+    }),
+    logger: kit.logger,
+  });
+  const ttlSweeper = createTtlSweeper({
+    pool: kit.pool,
+    rbm: deps.rbm,
+    smsFallback,
+    intervalMs: settings.RCS_TTL_SWEEP_INTERVAL,
+    logger: kit.logger,
+  });
+  kit.afterListen('rcs-sms-status', () =>
+    startSmsStatusConsumer({ bus: kit.bus, pool: kit.pool, logger: kit.logger }),
+  );
+  kit.afterListen('rcs-ttl-sweeper', () => ttlSweeper.start());
+  return { smsFallback, ttlSweeper };
+}
