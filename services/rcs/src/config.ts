@@ -1,5 +1,6 @@
 import { parseSecretBoxKey } from '@msg/auth';
 import { envField, int, loadConfig, secret, serviceSettings, trustSettings, z } from '@msg/config';
+import { deliverySettingsShape } from './delivery/config.js';
 import { rbmSettingsShape } from './rbm/config.js';
 import { webhookSettingsShape } from './webhooks/config.js';
 
@@ -23,6 +24,7 @@ export const rcsSettings = z.object({
   ...trustSettings.shape,
   ...webhookSettingsShape,
   ...rbmSettingsShape,
+  ...deliverySettingsShape,
   RCS_ADMIN_TOKEN: secret()
     .optional()
     .describe(

@@ -1,5 +1,6 @@
 import type { Express } from 'express';
 import type { AgentStore } from './agents/agent-store.js';
+import { type CapabilityChecker, getCapabilities } from './capability/index.js';
 import type { MessageStore } from './messages/message-store.js';
 import {
   createAgent,
@@ -13,9 +14,10 @@ import { sendMessage } from './operations/sendMessage.js';
 /** The public sending operations (/rcs/v1). */
 export function messageRoutes(
   app: Express,
-  deps: { agents: AgentStore; messages: MessageStore },
+  deps: { agents: AgentStore; messages: MessageStore; capability: CapabilityChecker },
 ): void {
   app.post('/rcs/v1/messages', sendMessage(deps.agents, deps.messages));
+  app.get('/rcs/v1/capabilities', getCapabilities(deps.agents, deps.capability));
 }
 
 /** The operator's agent API (/internal/v1/agents; not routed by the gateway). */

@@ -12,10 +12,13 @@ import { Topics } from '@msg/contracts';
 import { defineService, type ServiceDependencies, startWithBackground } from '@msg/service-kit';
 import { createAgentStore } from './agents/agent-store.js';
 import { createApp } from './app.js';
+import { createCapabilityChecker } from './capability/index.js';
 import { loadRcsConfig, type RcsConfig } from './config.js';
+import { createOutcomeStore, startDeliveryWorker } from './delivery/index.js';
 import { rcsAccess } from './http/access.js';
 import { createMessageStore } from './messages/message-store.js';
 import { createAgentClients } from './rbm/agent-clients.js';
+import { rbmReachability } from './rbm/reachability.js';
 import { agentRoutes, messageRoutes } from './routes.js';
 import { RCS_SCHEMA } from './schema.js';
 import { startWebhooks, WEBHOOK_TOPICS } from './webhooks/index.js';
@@ -29,7 +32,8 @@ export const RCS_MIGRATIONS = [
 
 /**
  * The RCS service: schema "rcs" and the account directory before it serves; once it listens,
- * the outbox relay (rcs.outbound.v1 for the delivery worker, rcs.events.v1 for the notifier).
+ * the outbox relay (rcs.outbound.v1 for the delivery worker, rcs.events.v1 for the notifier)
+ * and the delivery worker (rcs.outbound.v1 → RBM).
  */
 export const rcsService = defineService({
   name: 'rcs',
@@ -47,10 +51,27 @@ export const rcsService = defineService({
     /** RBM clients signed with each agent's own service account (delivery, capability, testers). */
     const rbm = createAgentClients(agents, config);
     const messages = createMessageStore(kit.pool);
+    /** RBM capability answers, cached for every client (the capability route and delivery). */
+    const capability = createCapabilityChecker({ pool: kit.pool, rbm });
+    kit.afterListen('delivery-worker', () =>
+      startDeliveryWorker({
+        bus: kit.bus,
+        groupId: config.RCS_DELIVERY_CONSUMER_GROUP,
+        concurrency: config.RCS_DELIVERY_CONCURRENCY,
+        retry: {
+          initialMs: config.RCS_DELIVERY_RETRY_INITIAL,
+          maxMs: config.RCS_DELIVERY_RETRY_MAX,
+        },
+        outcomes: createOutcomeStore(kit.pool),
+        capability,
+        rbm,
+        logger: kit.logger.child({ component: 'rcs-delivery' }),
+      }),
+    );
     const webhookRoutes = startWebhooks(config, box, kit);
     const app = createApp({
       routes: (router) => {
-        messageRoutes(router, { agents, messages });
+        messageRoutes(router, { agents, messages, capability });
         agentRoutes(router, agents);
         webhookRoutes(router);
       },
@@ -65,12 +86,12 @@ export const rcsService = defineService({
       }),
       logger: kit.logger,
       metrics: kit.metrics,
-      readiness: kit.readiness,
+      readiness: [...kit.readiness, rbmReachability(config.RCS_RBM_BASE_URL)],
       trustProxy: config.TRUSTED_PROXIES,
       validateResponses: config.NODE_ENV === 'test',
     });
     /** The account directory (accounts.v1): tests wait on it after publishing an account. */
-    return { app, accounts: directory, agents, rbm };
+    return { app, accounts: directory, agents, rbm, capability };
   },
 });
 

@@ -1,13 +1,14 @@
-import { ForbiddenError, ValidationError } from '@msg/http';
 import type { RequestHandler } from 'express';
 import type { AgentStore } from '../agents/agent-store.js';
+import { agentForClient } from '../agents/client-agent.js';
 import type { MessageStore } from '../messages/message-store.js';
 import { checkSendRules, type SendMessageRequest } from '../messages/send-rules.js';
 
 /**
  * POST /rcs/v1/messages (spec 2.5, 4.5): validated (the document, then checkSendRules), the
- * agent checked (unknown: 400 naming agent_id; not allowed for this account: 403), stored and
- * queued, 202 with the message id and the echoed client_message_id.
+ * agent checked (unknown: 400 naming agent_id; not allowed for this account: 403;
+ * conversational: 501), stored and queued, 202 with the message id and the echoed
+ * client_message_id.
  */
 export function sendMessage(
   agents: AgentStore,
@@ -18,13 +19,7 @@ export function sendMessage(
     checkSendRules(body);
     // The access chain ran: the account is set.
     const account = req.account as NonNullable<typeof req.account>;
-    const agent = await agents.forSending(body.agent_id, account.id);
-    if (!agent) {
-      throw new ValidationError('Request validation failed', [
-        { loc: ['body', 'agent_id'], msg: 'no such agent', type: 'unknown_agent' },
-      ]);
-    }
-    if (!agent.allows) throw new ForbiddenError(`not allowed to send as agent ${agent.id}`);
+    const agent = await agentForClient(agents, body.agent_id, account.id, ['body', 'agent_id']);
     const clientMessageId = body.client_message_id ?? null;
     const messageId = await messages.accept({
       accountId: account.id,

@@ -1,0 +1,9 @@
+export { type DeliverySettings, deliverySettingsShape } from './config.js';
+export {
+  createDeliveryHandler,
+  type DeliveryDeps,
+  type SmsFallback,
+  startDeliveryWorker,
+} from './delivery-worker.js';
+export { createOutcomeStore, type DeliveryFailureReason } from './outcome-store.js';
+export { toAgentMessageRequest, toContentMessage } from './rbm-request.js';
