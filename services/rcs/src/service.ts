@@ -14,7 +14,11 @@ import { createAgentStore } from './agents/agent-store.js';
 import { createApp } from './app.js';
 import { createCapabilityChecker } from './capability/index.js';
 import { loadRcsConfig, type RcsConfig } from './config.js';
-import { createOutcomeStore, startDeliveryWorker } from './delivery/index.js';
+import {
+  createDeliveryMetrics,
+  createOutcomeStore,
+  startDeliveryWorker,
+} from './delivery/index.js';
 import { rcsAccess } from './http/access.js';
 import { createMessageStore } from './messages/message-store.js';
 import { createAgentClients } from './rbm/agent-clients.js';
@@ -53,6 +57,7 @@ export const rcsService = defineService({
     const messages = createMessageStore(kit.pool);
     /** RBM capability answers, cached for every client (the capability route and delivery). */
     const capability = createCapabilityChecker({ pool: kit.pool, rbm });
+    const deliveryMetrics = createDeliveryMetrics(kit.metrics);
     kit.afterListen('delivery-worker', () =>
       startDeliveryWorker({
         bus: kit.bus,
@@ -66,6 +71,7 @@ export const rcsService = defineService({
         capability,
         rbm,
         logger: kit.logger.child({ component: 'rcs-delivery' }),
+        metrics: deliveryMetrics,
       }),
     );
     const webhookRoutes = startWebhooks(config, box, kit);

@@ -217,4 +217,18 @@ describe('delivery worker: rcs.outbound.v1 → RBM (simulator)', () => {
     expect((await stats()).messagesAccepted).toBe(before.messagesAccepted);
     expect(await received(messageId)).toHaveLength(1);
   });
+  it('when messages were handled, then /metrics counts them by outcome', async () => {
+    const text = (await rcs.raw().get('/metrics')).text;
+    for (const outcome of [
+      'sent',
+      'retry',
+      'duplicate',
+      'RECIPIENT_NOT_RCS_CAPABLE',
+      'RBM_REJECTED',
+    ]) {
+      expect(text).toMatch(
+        new RegExp(`rcs_delivery_outcomes_total\\{[^}]*outcome="${outcome}"[^}]*\\} [1-9]`),
+      );
+    }
+  });
 });

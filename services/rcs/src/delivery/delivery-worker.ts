@@ -5,7 +5,8 @@ import type { Logger } from '@msg/logger';
 import { RbmError } from '@msg/rbm';
 import type { CapabilityChecker } from '../capability/capability-checker.js';
 import { type AgentClients, AgentWithoutCredentialsError } from '../rbm/agent-clients.js';
-import type { OutcomeStore } from './outcome-store.js';
+import type { DeliveryMetrics } from './delivery-metrics.js';
+import type { DeliveryFailureReason, OutcomeStore } from './outcome-store.js';
 import { toAgentMessageRequest } from './rbm-request.js';
 
 /** What the SMS fallback (src/fallback, rcs-fallback's `createSmsFallback`) is given. */
@@ -40,6 +41,7 @@ export interface DeliveryDeps {
   /** rcs-inbound's subscription store: a user who unsubscribed after the send was accepted. */
   isUnsubscribed?: (agentId: string, phone: string) => Promise<boolean>;
   smsFallback?: SmsFallback;
+  metrics?: DeliveryMetrics;
 }
 
 /** The message could not go over RCS and will not: the fallback or rcs.out.failed decides. */
@@ -67,6 +69,12 @@ class Undeliverable extends Error {
  */
 export function createDeliveryHandler(deps: DeliveryDeps) {
   const { outcomes, capability, rbm, logger, signal } = deps;
+  const count = deps.metrics?.outcome ?? (() => {});
+
+  async function fail(message: Outbound, reason: DeliveryFailureReason, traceId?: string) {
+    await outcomes.markFailed(message, reason, traceId);
+    count(reason);
+  }
 
   async function attempt(message: Outbound): Promise<void> {
     const { agentId, recipient, messageId } = message;
@@ -101,19 +109,21 @@ export function createDeliveryHandler(deps: DeliveryDeps) {
         },
         failure.reason === 'RBM_REJECTED' ? 'rbm_rejected' : 'not_capable',
       );
+      count('fallback');
       return;
     }
-    await outcomes.markFailed(message, failure.reason, traceId);
+    await fail(message, failure.reason, traceId);
   }
 
   return async function deliver(message: Outbound, traceId?: string): Promise<void> {
     const log = logger.child({ messageId: message.messageId, agentId: message.agentId });
     if ((await outcomes.state(message.messageId)) !== 'queued') {
       log.info('outbound message no longer queued; not sending again');
+      count('duplicate');
       return;
     }
     if (await deps.isUnsubscribed?.(message.agentId, message.recipient)) {
-      await outcomes.markFailed(message, 'RECIPIENT_UNSUBSCRIBED', traceId);
+      await fail(message, 'RECIPIENT_UNSUBSCRIBED', traceId);
       return;
     }
     let renewedClient = false;
@@ -121,6 +131,7 @@ export function createDeliveryHandler(deps: DeliveryDeps) {
       try {
         await attempt(message);
         await outcomes.markSent(message.messageId);
+        count('sent');
         return;
       } catch (error) {
         if (error instanceof Undeliverable) {
@@ -133,7 +144,7 @@ export function createDeliveryHandler(deps: DeliveryDeps) {
         }
         if (error instanceof AgentWithoutCredentialsError) {
           log.warn('agent has no RBM credentials; message failed');
-          await outcomes.markFailed(message, 'AGENT_NOT_CONFIGURED', traceId);
+          await fail(message, 'AGENT_NOT_CONFIGURED', traceId);
           return;
         }
         if (!(error instanceof RbmError)) throw error;
@@ -156,6 +167,7 @@ export function createDeliveryHandler(deps: DeliveryDeps) {
           rbmStatus: error.status,
           waitMs,
         });
+        count('retry');
         // Aborted (shutdown): rejects, so the message stays uncommitted and is redelivered.
         await sleep(waitMs, undefined, { signal });
       }

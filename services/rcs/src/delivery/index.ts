@@ -1,4 +1,5 @@
 export { type DeliverySettings, deliverySettingsShape } from './config.js';
+export { createDeliveryMetrics, type DeliveryOutcome } from './delivery-metrics.js';
 export {
   createDeliveryHandler,
   type DeliveryDeps,
