@@ -92,7 +92,8 @@ export const rcsService = defineService({
       }),
       logger: kit.logger,
       metrics: kit.metrics,
-      readiness: [...kit.readiness, rbmReachability(config.RCS_RBM_BASE_URL)],
+      readiness: kit.readiness,
+      platformReadiness: [rbmReachability(config.RCS_RBM_BASE_URL)],
       trustProxy: config.TRUSTED_PROXIES,
       validateResponses: config.NODE_ENV === 'test',
     });

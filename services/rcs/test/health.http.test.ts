@@ -33,6 +33,8 @@ describe('RCS health (spec 4.5)', () => {
       const res = await unreachable.raw().get('/rcs/v1/health/ready');
       expect(res.status).toBe(503);
       expect(res.body).toEqual({ message: 'Unavailable: rbm platform', status: 'unavailable' });
+      // The orchestrators' probe is not: replicas keep accepting (and queueing) sends.
+      expect((await unreachable.raw().get('/readyz')).status).toBe(200);
     } finally {
       await unreachable.stop();
     }
