@@ -168,6 +168,7 @@ export function createDeliveryHandler(deps: DeliveryDeps) {
           waitMs,
         });
         count('retry');
+        renewedClient = false; // the platform may come back restarted: its tokens are new
         // Aborted (shutdown): rejects, so the message stays uncommitted and is redelivered.
         await sleep(waitMs, undefined, { signal });
       }
