@@ -17,6 +17,12 @@ export interface RcsAppDeps {
   logger: Logger;
   metrics?: Registry;
   readiness: ReadinessCheck[];
+  /**
+   * Outside platforms (RBM) the public readiness (/rcs/v1/health/ready, spec 4.5) reports too.
+   * Not in the kit's /readyz: an orchestrator must not take replicas out (sends are still
+   * accepted and queued) nor hold start-up for an outage no restart can fix.
+   */
+  platformReadiness?: ReadinessCheck[];
   trustProxy?: string[];
   validateResponses?: boolean;
 }
@@ -51,7 +57,10 @@ export function createApp(deps: RcsAppDeps) {
     },
     routes: (app) => {
       app.get('/rcs/v1/health/live', getLiveness());
-      app.get('/rcs/v1/health/ready', getReadiness(deps.readiness));
+      app.get(
+        '/rcs/v1/health/ready',
+        getReadiness([...deps.readiness, ...(deps.platformReadiness ?? [])]),
+      );
       deps.routes?.(app);
     },
   });

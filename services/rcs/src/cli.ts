@@ -18,14 +18,15 @@ Agents:
 
   list                                   every agent (credentials are never shown)
   show <agent>
-  create <agent> <display name> [--use-case T] [--launched] [--credentials key.json] [--account ID]...
-  update <agent> [--name N] [--use-case T] [--launched | --not-launched] [--credentials key.json]
+  create <agent> <display name> [--use-case T] [--kind K] [--launched] [--credentials key.json] [--account ID]...
+  update <agent> [--name N] [--use-case T] [--kind K] [--launched | --not-launched] [--credentials key.json]
   allow <agent> <account id>             the account may send as the agent
   deny <agent> <account id>
   delete <agent>
 
 T is the default message_traffic_type: AUTHENTICATION, TRANSACTION (default), PROMOTION,
-SERVICEREQUEST, ACKNOWLEDGEMENT, MESSAGE_TRAFFIC_TYPE_UNSPECIFIED. key.json is the agent's RBM
+SERVICEREQUEST, ACKNOWLEDGEMENT, MESSAGE_TRAFFIC_TYPE_UNSPECIFIED. K is business_messaging
+(default) or conversational (client operations naming it answer 501 for now). key.json is the agent's RBM
 service-account key; the service stores it encrypted (RCS_CREDENTIALS_KEY). RCS_URL and
 RCS_ADMIN_TOKEN select the rcs service (its /internal/v1 operator API; the embedded suite prints both).`;
 
@@ -44,6 +45,7 @@ async function main(argv: string[]): Promise<unknown> {
     options: {
       help: { type: 'boolean', short: 'h' },
       'use-case': { type: 'string' },
+      kind: { type: 'string' },
       launched: { type: 'boolean' },
       'not-launched': { type: 'boolean' },
       credentials: { type: 'string' },
@@ -64,6 +66,7 @@ async function main(argv: string[]): Promise<unknown> {
   };
   const settings = async () => ({
     ...(values['use-case'] && { use_case: values['use-case'] }),
+    ...(values.kind && { kind: values.kind }),
     ...(values.launched && { launched: true }),
     ...(values['not-launched'] && { launched: false }),
     ...(values.credentials && {

@@ -1,5 +1,6 @@
 import { parseSecretBoxKey } from '@msg/auth';
 import { envField, int, loadConfig, secret, serviceSettings, trustSettings, z } from '@msg/config';
+import { deliverySettingsShape } from './delivery/config.js';
 import { fallbackSettingsShape } from './fallback/config.js';
 import { rbmSettingsShape } from './rbm/config.js';
 import { webhookSettingsShape } from './webhooks/config.js';
@@ -25,6 +26,7 @@ export const rcsSettings = z.object({
   ...webhookSettingsShape,
   ...rbmSettingsShape,
   ...fallbackSettingsShape,
+  ...deliverySettingsShape,
   RCS_ADMIN_TOKEN: secret()
     .optional()
     .describe(

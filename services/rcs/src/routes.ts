@@ -1,5 +1,6 @@
 import type { Express } from 'express';
 import type { AgentStore } from './agents/agent-store.js';
+import { type CapabilityChecker, getCapabilities } from './capability/index.js';
 import type { AccountSettingsStore } from './fallback/account-settings.js';
 import type { MessageStore } from './messages/message-store.js';
 import {
@@ -25,12 +26,14 @@ export function messageRoutes(
     messages: MessageStore;
     settings: AccountSettingsStore;
     subscriptions?: SubscriptionStore;
+    capability: CapabilityChecker;
   },
 ): void {
   app.post(
     '/rcs/v1/messages',
     sendMessage(deps.agents, deps.messages, deps.settings, deps.subscriptions),
   );
+  app.get('/rcs/v1/capabilities', getCapabilities(deps.agents, deps.capability));
 }
 
 /** The operator's per-account settings (/internal/v1/account-settings; SMS fallback enablement). */

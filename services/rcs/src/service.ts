@@ -13,13 +13,20 @@ import { OPT_OUT_MIGRATIONS_DIR } from '@msg/optout';
 import { defineService, type ServiceDependencies, startWithBackground } from '@msg/service-kit';
 import { createAgentStore } from './agents/agent-store.js';
 import { createApp } from './app.js';
+import { createCapabilityChecker } from './capability/index.js';
 import { loadRcsConfig, type RcsConfig } from './config.js';
+import {
+  createDeliveryMetrics,
+  createOutcomeStore,
+  startDeliveryWorker,
+} from './delivery/index.js';
 import { createAccountSettingsStore } from './fallback/account-settings.js';
 import { FALLBACK_TOPICS, startFallback } from './fallback/index.js';
 import { rcsAccess } from './http/access.js';
 import { inboundRoutes } from './inbound/routes.js';
 import { createMessageStore } from './messages/message-store.js';
 import { createAgentClients } from './rbm/agent-clients.js';
+import { rbmReachability } from './rbm/reachability.js';
 import { accountSettingsRoutes, agentRoutes, messageRoutes } from './routes.js';
 import { RCS_SCHEMA } from './schema.js';
 import { createSubscriptionStore } from './subscriptions/subscription-store.js';
@@ -40,7 +47,8 @@ export const RCS_MIGRATIONS = [
 
 /**
  * The RCS service: schema "rcs" and the account directory before it serves; once it listens,
- * the outbox relay (rcs.outbound.v1 for the delivery worker, rcs.events.v1 for the notifier).
+ * the outbox relay (rcs.outbound.v1 for the delivery worker, rcs.events.v1 for the notifier)
+ * and the delivery worker (rcs.outbound.v1 → RBM).
  */
 export const rcsService = defineService({
   name: 'rcs',
@@ -68,8 +76,29 @@ export const rcsService = defineService({
     const settings = createAccountSettingsStore(kit.pool);
     /** SMS fallback (the delivery worker's `smsFallback`), its SMS reports and the TTL sweeper. */
     const { smsFallback, ttlSweeper } = await startFallback(config, kit, { directory, rbm });
-    const webhookRoutes = startWebhooks(config, box, kit);
     const subscriptions = createSubscriptionStore(kit.pool);
+    /** RBM capability answers, cached for every client (the capability route and delivery). */
+    const capability = createCapabilityChecker({ pool: kit.pool, rbm });
+    const deliveryMetrics = createDeliveryMetrics(kit.metrics);
+    kit.afterListen('delivery-worker', () =>
+      startDeliveryWorker({
+        bus: kit.bus,
+        groupId: config.RCS_DELIVERY_CONSUMER_GROUP,
+        concurrency: config.RCS_DELIVERY_CONCURRENCY,
+        retry: {
+          initialMs: config.RCS_DELIVERY_RETRY_INITIAL,
+          maxMs: config.RCS_DELIVERY_RETRY_MAX,
+        },
+        outcomes: createOutcomeStore(kit.pool),
+        capability,
+        rbm,
+        logger: kit.logger.child({ component: 'rcs-delivery' }),
+        metrics: deliveryMetrics,
+        isUnsubscribed: (agentId, phone) => subscriptions.isUnsubscribed(agentId, phone),
+        smsFallback,
+      }),
+    );
+    const webhookRoutes = startWebhooks(config, box, kit);
     const pushRoutes = inboundRoutes({
       pool: kit.pool,
       clientToken: config.RCS_RBM_CLIENT_TOKEN,
@@ -83,7 +112,7 @@ export const rcsService = defineService({
     });
     const app = createApp({
       routes: (router) => {
-        messageRoutes(router, { agents, messages, settings, subscriptions });
+        messageRoutes(router, { agents, messages, settings, subscriptions, capability });
         agentRoutes(router, agents);
         accountSettingsRoutes(router, settings);
         webhookRoutes(router);
@@ -102,11 +131,21 @@ export const rcsService = defineService({
       logger: kit.logger,
       metrics: kit.metrics,
       readiness: kit.readiness,
+      platformReadiness: [rbmReachability(config.RCS_RBM_BASE_URL)],
       trustProxy: config.TRUSTED_PROXIES,
       validateResponses: config.NODE_ENV === 'test',
     });
     /** The account directory (accounts.v1): tests wait on it after publishing an account. */
-    return { app, accounts: directory, agents, rbm, subscriptions, smsFallback, ttlSweeper };
+    return {
+      app,
+      accounts: directory,
+      agents,
+      rbm,
+      subscriptions,
+      capability,
+      smsFallback,
+      ttlSweeper,
+    };
   },
 });
 

@@ -35,6 +35,7 @@ describe('operator agent API /internal/v1/agents', () => {
       agent_id: 'secret-agent',
       display_name: 'Agent secret-agent',
       use_case: 'AUTHENTICATION',
+      kind: 'business_messaging',
       launched: true,
       has_credentials: true,
       accounts: [acct.id],
@@ -99,5 +100,36 @@ describe('operator agent API /internal/v1/agents', () => {
     const locs = res.body.details.errors.map((e: { loc: string[] }) => e.loc.join('.'));
     expect(locs).toEqual(expect.arrayContaining(['body.agent_id']));
     expect(locs.some((l: string) => l.startsWith('body.use_case'))).toBe(true);
+  });
+  it('when an agent is conversational, then sending as it is 501 NOT_IMPLEMENTED; back to business_messaging, 202', async () => {
+    const acct = await rcs.publishAccount(rcs.account());
+    const created = await rcs.agent('chat-agent', [acct], { kind: 'conversational' });
+    expect(created.kind).toBe('conversational');
+    const body = { recipient: '+46701740605', agent_id: 'chat-agent', message: { text: 'x' } };
+    const refused = await rcs.send(acct, body);
+    expect(refused.status).toBe(501);
+    expect(refused.body).toEqual({
+      code: 'NOT_IMPLEMENTED',
+      message: 'Conversational agents are not supported yet',
+      details: {},
+    });
+    // 403 comes first: an account that may not use the agent learns nothing about its kind.
+    const stranger = await rcs.publishAccount(rcs.account());
+    expect((await rcs.send(stranger, body)).status).toBe(403);
+    const patched = await rcs
+      .admin(rcs.raw().patch('/internal/v1/agents/chat-agent'))
+      .send({ kind: 'business_messaging' });
+    expect(patched.body.kind).toBe('business_messaging');
+    expect((await rcs.send(acct, body)).status).toBe(202);
+  });
+
+  it('when kind is not one of the two, then 400 naming it', async () => {
+    const res = await rcs
+      .admin(rcs.raw().post('/internal/v1/agents'))
+      .send({ agent_id: 'odd-kind', display_name: 'x', kind: 'chatbot' });
+    expect(res.status).toBe(400);
+    expect(res.body.details.errors[0].loc).toEqual(['body', 'kind']);
+    const created = await rcs.agent('default-kind', []);
+    expect(created.kind).toBe('business_messaging');
   });
 });

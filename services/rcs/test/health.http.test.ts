@@ -24,6 +24,22 @@ describe('RCS health (spec 4.5)', () => {
     expect(res.body).toEqual({ message: expect.any(String), status: 'ok' });
   });
 
+  it('when the RBM platform cannot be reached, then readiness is 503 naming it', async () => {
+    const unreachable = await startTestRcs({
+      // Nothing listens on port 1: connections are refused at once.
+      env: { RCS_RBM_BASE_URL: 'http://127.0.0.1:1' },
+    });
+    try {
+      const res = await unreachable.raw().get('/rcs/v1/health/ready');
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({ message: 'Unavailable: rbm platform', status: 'unavailable' });
+      // The orchestrators' probe is not: replicas keep accepting (and queueing) sends.
+      expect((await unreachable.raw().get('/readyz')).status).toBe(200);
+    } finally {
+      await unreachable.stop();
+    }
+  });
+
   it('when the path is unknown, then 404 in the 7.4 format', async () => {
     const res = await rcs.raw().get('/rcs/v1/nothing');
     expect(res.status).toBe(404);

@@ -1,14 +1,43 @@
-import { randomBytes } from 'node:crypto';
-import { generateApiKey, hashSecret } from '@msg/auth';
-import { type AccountState, type EventEnvelope, Topics } from '@msg/contracts';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createSecretBox, generateApiKey, hashSecret, parseSecretBoxKey } from '@msg/auth';
+import {
+  type AccountState,
+  type EventEnvelope,
+  type RcsDomainEvent,
+  type RcsWebhookEvent,
+  Topics,
+} from '@msg/contracts';
+import { type RbmSimulator, startRbmSimulator } from '@msg/rbm-simulator';
 import { accountState, eventually, publishAccount, startTestRuntime } from '@msg/testing';
 import request from 'supertest';
+import { createAgentStore } from '../src/agents/agent-store.js';
 import { loadRcsConfig } from '../src/config.js';
+import { createAgentClients } from '../src/rbm/agent-clients.js';
 import { startRcsService } from '../src/service.js';
 
 export const ADMIN_TOKEN = 'rcs-admin-token-for-tests';
 export const API_KEY = generateApiKey();
 export const CREDENTIALS_KEY = randomBytes(32).toString('hex');
+
+/** The RBM service account of the test agents: a fresh RSA key, as the RBM console issues one. */
+export const SERVICE_ACCOUNT = {
+  type: 'service_account',
+  client_email: 'rcs-test@rbm-test.iam.gserviceaccount.com',
+  private_key: generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({
+    type: 'pkcs8',
+    format: 'pem',
+  }) as string,
+};
+
+/** infra/rbm-simulator on a free port (or `port`), trusting SERVICE_ACCOUNT. */
+export function startTestRbm(port?: number): Promise<RbmSimulator> {
+  return startRbmSimulator({
+    serviceAccount: { clientEmail: SERVICE_ACCOUNT.client_email, key: SERVICE_ACCOUNT.private_key },
+    deliverDelayMs: 60_000,
+    readDelayMs: 60_000,
+    ...(port && { port }),
+  });
+}
 
 export interface TestOptions {
   /** RCS_RATE_LIMIT_PER_MINUTE. */
@@ -24,6 +53,8 @@ export interface TestOptions {
  * admin service (accounts.v1) and the operator (agents).
  */
 export async function startTestRcs(options: TestOptions = {}) {
+  // The RBM platform the service talks to (and readiness probes): the simulator.
+  let rbm = await startTestRbm();
   const runtime = await startTestRuntime({ service: 'rcs' });
   const { bus, pool } = runtime;
   const service = await startRcsService(
@@ -32,6 +63,10 @@ export async function startTestRcs(options: TestOptions = {}) {
       NODE_ENV: 'test',
       RCS_ADMIN_TOKEN: ADMIN_TOKEN,
       RCS_CREDENTIALS_KEY: CREDENTIALS_KEY,
+      RCS_RBM_BASE_URL: rbm.url,
+      RCS_RBM_TOKEN_URL: rbm.tokenUrl,
+      RCS_DELIVERY_RETRY_INITIAL: '50ms',
+      RCS_DELIVERY_RETRY_MAX: '200ms',
       ...(options.perMinute && { RCS_RATE_LIMIT_PER_MINUTE: String(options.perMinute) }),
       ...options.env,
     }),
@@ -57,6 +92,33 @@ export async function startTestRcs(options: TestOptions = {}) {
     bus,
     /** The database and bus the service runs on (another service may share them in a test). */
     runtime,
+    /** The RBM simulator the service sends to. */
+    get rbm() {
+      return rbm;
+    },
+    /** Stops the RBM simulator (the platform is down) until `rbmUp`. */
+    async rbmDown() {
+      await rbm.close();
+    },
+    /** Starts the RBM simulator again on the same address (a new one: nothing received yet). */
+    async rbmUp() {
+      rbm = await startTestRbm(rbm.port);
+    },
+    /** GET/POST the simulator's control API (what it received, device profiles). */
+    async rbmControl(method: string, path: string, body?: unknown) {
+      const res = await fetch(`${rbm.url}/control${path}`, {
+        method,
+        ...(body !== undefined && {
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        }),
+      });
+      const text = await res.text();
+      return {
+        status: res.status,
+        body: (text ? JSON.parse(text) : {}) as Record<string, unknown>,
+      };
+    },
     /** The service's database (assertions on what is stored). */
     pool,
     published,
@@ -122,10 +184,26 @@ export async function startTestRcs(options: TestOptions = {}) {
       }, `${count} event(s) on ${topic} about ${messageId}`);
     },
 
+    /** Agent RBM clients as the service builds them (same store, key and simulator). */
+    rbmClients() {
+      const box = createSecretBox(parseSecretBoxKey(CREDENTIALS_KEY));
+      return createAgentClients(createAgentStore(pool, box), {
+        RCS_RBM_BASE_URL: rbm.url,
+        RCS_RBM_TOKEN_URL: rbm.tokenUrl,
+      });
+    },
+
+    /** The `event` of the first rcs.events.v1 event about message `messageId`. */
+    async eventAbout(messageId: string): Promise<RcsWebhookEvent> {
+      const [found] = await this.publishedAbout(Topics.rcsEvents, messageId);
+      return (found?.value.payload as RcsDomainEvent | undefined)?.event as RcsWebhookEvent;
+    },
+
     async stop() {
       await recorder.stop();
       await service.stop();
       await runtime.stop();
+      await rbm.close().catch(() => {});
     },
   };
 }

@@ -5,11 +5,16 @@ import { ConflictError, NotFoundError, ValidationError } from '@msg/http';
 import type pg from 'pg';
 import { RCS_SCHEMA } from '../schema.js';
 
+/** What kind of RBM agent it is; only business messaging is built (conversational: 501). */
+export const AGENT_KINDS = ['business_messaging', 'conversational'] as const;
+export type AgentKind = (typeof AGENT_KINDS)[number];
+
 /** An agent as the operator API shows it: credentials are never read back out. */
 export interface Agent {
   agent_id: string;
   display_name: string;
   use_case: RcsTrafficType;
+  kind: AgentKind;
   launched: boolean;
   has_credentials: boolean;
   accounts: string[];
@@ -20,6 +25,7 @@ export interface Agent {
 export interface AgentInput {
   display_name?: string;
   use_case?: RcsTrafficType;
+  kind?: AgentKind;
   launched?: boolean;
   /** The RBM service-account JSON key; sealed before it is stored. */
   credentials?: Record<string, unknown>;
@@ -30,6 +36,7 @@ export interface AgentInput {
 export interface SendingAgent {
   id: string;
   useCase: RcsTrafficType;
+  kind: AgentKind;
   launched: boolean;
   /** Whether `accountId` may send as it. */
   allows: boolean;
@@ -51,7 +58,7 @@ const AGENTS = `"${RCS_SCHEMA}"."agents"`;
 const AGENT_ACCOUNTS = `"${RCS_SCHEMA}"."agent_accounts"`;
 
 const SELECT_AGENTS = `
-  SELECT a."id", a."display_name", a."use_case", a."launched",
+  SELECT a."id", a."display_name", a."use_case", a."kind", a."launched",
          a."credentials" IS NOT NULL AS "has_credentials", a."created_at", a."updated_at",
          coalesce(array_agg(aa."account_id" ORDER BY aa."account_id")
                   FILTER (WHERE aa."account_id" IS NOT NULL), '{}') AS "accounts"
@@ -61,6 +68,7 @@ interface AgentRow {
   id: string;
   display_name: string;
   use_case: RcsTrafficType;
+  kind: AgentKind;
   launched: boolean;
   has_credentials: boolean;
   accounts: string[];
@@ -72,6 +80,7 @@ const agentOf = (row: AgentRow): Agent => ({
   agent_id: row.id,
   display_name: row.display_name,
   use_case: row.use_case,
+  kind: row.kind,
   launched: row.launched,
   has_credentials: row.has_credentials,
   accounts: row.accounts,
@@ -128,14 +137,15 @@ export function createAgentStore(pool: pg.Pool, box?: SecretBox): AgentStore {
       const sealed = input.credentials ? seal(input.credentials) : null;
       await withTransaction(pool, async (client) => {
         const inserted = await client.query(
-          `INSERT INTO ${AGENTS} ("id", "display_name", "credentials", "use_case", "launched")
-             VALUES ($1, $2, $3, $4, $5) ON CONFLICT ("id") DO NOTHING`,
+          `INSERT INTO ${AGENTS} ("id", "display_name", "credentials", "use_case", "launched", "kind")
+             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT ("id") DO NOTHING`,
           [
             agentId,
             input.display_name,
             sealed,
             input.use_case ?? 'TRANSACTION',
             input.launched ?? false,
+            input.kind ?? 'business_messaging',
           ],
         );
         if (inserted.rowCount === 0) throw new ConflictError(`Agent ${agentId} already exists`);
@@ -153,6 +163,7 @@ export function createAgentStore(pool: pg.Pool, box?: SecretBox): AgentStore {
               "credentials" = coalesce($3, "credentials"),
               "use_case" = coalesce($4, "use_case"),
               "launched" = coalesce($5, "launched"),
+              "kind" = coalesce($6, "kind"),
               "updated_at" = now()
             WHERE "id" = $1`,
           [
@@ -161,6 +172,7 @@ export function createAgentStore(pool: pg.Pool, box?: SecretBox): AgentStore {
             sealed,
             input.use_case ?? null,
             input.launched ?? null,
+            input.kind ?? null,
           ],
         );
         if (updated.rowCount === 0) throw new NotFoundError(`No agent ${agentId}`);
@@ -178,10 +190,11 @@ export function createAgentStore(pool: pg.Pool, box?: SecretBox): AgentStore {
       const { rows } = await pool.query<{
         id: string;
         use_case: RcsTrafficType;
+        kind: AgentKind;
         launched: boolean;
         allows: boolean;
       }>(
-        `SELECT a."id", a."use_case", a."launched",
+        `SELECT a."id", a."use_case", a."kind", a."launched",
                 EXISTS (SELECT 1 FROM ${AGENT_ACCOUNTS} aa
                          WHERE aa."agent_id" = a."id" AND aa."account_id" = $2) AS "allows"
            FROM ${AGENTS} a WHERE a."id" = $1`,
@@ -189,7 +202,13 @@ export function createAgentStore(pool: pg.Pool, box?: SecretBox): AgentStore {
       );
       const row = rows[0];
       return row
-        ? { id: row.id, useCase: row.use_case, launched: row.launched, allows: row.allows }
+        ? {
+            id: row.id,
+            useCase: row.use_case,
+            kind: row.kind,
+            launched: row.launched,
+            allows: row.allows,
+          }
         : null;
     },
 

@@ -10,7 +10,7 @@ export function getLiveness(): RequestHandler {
 
 /**
  * GET /rcs/v1/health/ready — 200 when every critical dependency (database, bus, account
- * directory: the kit's readiness checks) is usable, else 503 with the same body shape naming
+ * directory: the kit's readiness checks; the RBM platform) is usable, else 503 with the same body shape naming
  * the failing ones.
  */
 export function getReadiness(readiness: readonly ReadinessCheck[]): RequestHandler {

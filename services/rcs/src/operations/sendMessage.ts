@@ -1,6 +1,6 @@
-import { ForbiddenError, ValidationError } from '@msg/http';
 import type { RequestHandler } from 'express';
 import type { AgentStore } from '../agents/agent-store.js';
+import { agentForClient } from '../agents/client-agent.js';
 import type { AccountSettingsStore } from '../fallback/account-settings.js';
 import type { MessageStore } from '../messages/message-store.js';
 import { checkSendRules, type SendMessageRequest } from '../messages/send-rules.js';
@@ -10,9 +10,9 @@ import { RecipientUnsubscribedError } from '../subscriptions/unsubscribed-error.
 /**
  * POST /rcs/v1/messages (spec 2.5, 4.5): validated (the document, then checkSendRules: the
  * account's SMS fallback enablement is read only for a send that carries one), the agent
- * checked (unknown: 400 naming agent_id; not allowed for this account: 403), a recipient who
- * unsubscribed from the agent refused (400 RECIPIENT_UNSUBSCRIBED), stored and
- * queued, 202 with the message id and the echoed client_message_id.
+ * checked (unknown: 400 naming agent_id; not allowed for this account: 403; conversational:
+ * 501), a recipient who unsubscribed from the agent refused (400 RECIPIENT_UNSUBSCRIBED),
+ * stored and queued, 202 with the message id and the echoed client_message_id.
  */
 export function sendMessage(
   agents: AgentStore,
@@ -29,13 +29,7 @@ export function sendMessage(
     checkSendRules(body, {
       smsFallbackEnabled: fallback !== null && (await settings.smsFallbackEnabled(account.id)),
     });
-    const agent = await agents.forSending(body.agent_id, account.id);
-    if (!agent) {
-      throw new ValidationError('Request validation failed', [
-        { loc: ['body', 'agent_id'], msg: 'no such agent', type: 'unknown_agent' },
-      ]);
-    }
-    if (!agent.allows) throw new ForbiddenError(`not allowed to send as agent ${agent.id}`);
+    const agent = await agentForClient(agents, body.agent_id, account.id, ['body', 'agent_id']);
     // Spec 6.3: an unsubscribe is honoured at once (400 RECIPIENT_UNSUBSCRIBED).
     if (await subscriptions?.isUnsubscribed(agent.id, body.recipient)) {
       throw new RecipientUnsubscribedError();
