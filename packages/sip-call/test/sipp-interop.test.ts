@@ -28,6 +28,7 @@ async function callSipp(
     replace?: Record<string, string>;
     rtpEcho?: boolean;
     timeoutSeconds?: number;
+    stopSipp?: boolean;
     playCount?: number;
     ringTimeoutMs?: number;
     credentials?: { username: string; password: string };
