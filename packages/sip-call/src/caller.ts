@@ -1,14 +1,13 @@
 // A SIP user agent client on one UDP port (sip.js stack) that places calls through one trunk.
+
+import { setMaxListeners } from 'node:events';
 import type { SipRequest } from 'sip';
 import * as sip from 'sip';
-import type { AmdParameters } from './amd.js';
 import { type CallContext, placeCall } from './call.js';
 import { freeUdpPort } from './rtp/ports.js';
 import type { CallOutcome, CallRequest, SipCaller, SipCallerOptions } from './types.js';
 
-export async function createSipCaller(
-  options: SipCallerOptions & { amd?: Partial<AmdParameters> },
-): Promise<SipCaller> {
+export async function createSipCaller(options: SipCallerOptions): Promise<SipCaller> {
   const localAddress = options.localAddress ?? '127.0.0.1';
   // sip.js treats port 0 as "default 5060" and cannot report the port it bound, so a free port is
   // picked first.
@@ -37,6 +36,7 @@ export async function createSipCaller(
     dialogs,
   };
   const closing = new AbortController();
+  setMaxListeners(0, closing.signal); // every call in progress listens to it
   const active = new Set<Promise<unknown>>();
   let closed = false;
 

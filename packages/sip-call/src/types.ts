@@ -1,4 +1,5 @@
 // The interface of @msg/sip-call, as agreed with the voice service (work/voice-shared.md).
+import type { AmdParameters } from './amd.js';
 import type { RtpStats } from './rtp/stream.js';
 
 export interface SipTrunk {
@@ -49,6 +50,8 @@ export interface SipCallerOptions {
   sipPort?: number;
   /** RTP port range, one even port per call; [0, 0] (default) = free ports. */
   rtpPorts?: [number, number];
+  /** Answering-machine detection parameters over DEFAULT_AMD_PARAMETERS. */
+  amd?: Partial<AmdParameters>;
   /** Called once per call when it has ended. */
   onCallEnded?: (report: CallReport) => void;
 }
