@@ -3,6 +3,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { SipRequest, SipStack } from 'sip';
+import { makeResponse } from 'sip';
 import { type AmdParameters, AnsweringMachineDetector, DEFAULT_AMD_PARAMETERS } from './amd.js';
 import { Dialog } from './dialog.js';
 import { sendInvite } from './invite.js';
@@ -94,7 +95,10 @@ async function run(
   });
   let calleeBye = false;
   context.dialogs.set(callId, (rq) => {
-    if (dialog?.answerRequest(rq)) {
+    // Before the 2xx there is no dialog to speak in (we ignore early dialogs).
+    if (!dialog) {
+      if (rq.method !== 'ACK') stack.send(makeResponse(rq, 481, 'Call/Transaction Does Not Exist'));
+    } else if (dialog.answerRequest(rq)) {
       calleeBye = true;
       stream.stop();
       hungUp();

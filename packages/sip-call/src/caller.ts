@@ -4,14 +4,18 @@ import { setMaxListeners } from 'node:events';
 import type { SipRequest } from 'sip';
 import * as sip from 'sip';
 import { type CallContext, placeCall } from './call.js';
-import { freeUdpPort } from './rtp/ports.js';
+import { checkedUdpPort, freeUdpPort } from './rtp/ports.js';
 import type { CallOutcome, CallRequest, SipCaller, SipCallerOptions } from './types.js';
 
 export async function createSipCaller(options: SipCallerOptions): Promise<SipCaller> {
   const localAddress = options.localAddress ?? '127.0.0.1';
   // sip.js treats port 0 as "default 5060" and cannot report the port it bound, so a free port is
   // picked first.
-  const sipPort = options.sipPort ? options.sipPort : await freeUdpPort(localAddress);
+  // A given port is checked first: sip.js would crash the process on a port in use (no 'error'
+  // listener on its socket).
+  const sipPort = options.sipPort
+    ? await checkedUdpPort(localAddress, options.sipPort)
+    : await freeUdpPort(localAddress);
   const dialogs: CallContext['dialogs'] = new Map();
   const onRequest = (request: SipRequest) => {
     const inDialog = dialogs.get(request.headers['call-id']);

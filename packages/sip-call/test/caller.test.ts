@@ -1,4 +1,5 @@
 // The caller's own failures: bad requests, a trunk that is not there, abort and close.
+import { createSocket } from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type CallRequest, createSipCaller, type SipCaller } from '../src/index.js';
 import { freeUdpPort } from '../src/rtp/ports.js';
@@ -44,6 +45,18 @@ describe('SIP caller', () => {
     const outcome = await caller.call(request);
     expect(outcome).toEqual({ kind: 'error', message: 'the trunk did not respond to the INVITE' });
     expect(Date.now() - started).toBeGreaterThanOrEqual(request.ringTimeoutMs);
+  });
+
+  it('when the SIP port is taken, then creating the caller fails instead of crashing the process', async () => {
+    const taken = createSocket('udp4');
+    await new Promise<void>((r) => taken.bind(0, '127.0.0.1', () => r()));
+    try {
+      await expect(
+        createSipCaller({ trunk: { host: '127.0.0.1', port: 9 }, sipPort: taken.address().port }),
+      ).rejects.toThrow(/EADDRINUSE/);
+    } finally {
+      taken.close();
+    }
   });
 
   it('when the caller is closed, then new calls are refused', async () => {

@@ -35,8 +35,13 @@ export async function bindRtpSocket(address: string, range: [number, number]): P
 }
 
 /** A free UDP port on address, for stacks (sip.js) that cannot bind port 0 themselves. */
-export async function freeUdpPort(address: string): Promise<number> {
-  const socket = await bind(address, 0);
+export function freeUdpPort(address: string): Promise<number> {
+  return checkedUdpPort(address, 0);
+}
+
+/** The port (or a free one for 0) after checking it can be bound on address; throws if not. */
+export async function checkedUdpPort(address: string, wanted: number): Promise<number> {
+  const socket = await bind(address, wanted);
   const { port } = socket.address();
   await new Promise<void>((resolve) => socket.close(() => resolve()));
   return port;
