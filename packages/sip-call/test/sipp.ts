@@ -70,9 +70,10 @@ export async function startSipp(
       });
     },
   );
-  // SIPp is ready once its SIP port is taken.
+  // SIPp is ready once its SIP port is bound. Read from /proc rather than probed by binding:
+  // a probe holding the port at the wrong moment would make SIPp fail to start.
   const until = Date.now() + 10_000;
-  while ((await udpPortFree(port)) && child.exitCode === null && Date.now() < until)
+  while (!udpBound(SIPP_HOST, port) && child.exitCode === null && Date.now() < until)
     await new Promise((r) => setTimeout(r, 50));
   return { host: SIPP_HOST, port, done, kill: () => child.kill('SIGKILL') };
 }
@@ -89,6 +90,19 @@ function lastStats(file: string): Record<string, string> {
   const header = (lines[0] ?? '').split(';');
   const last = (lines[lines.length - 1] ?? '').split(';');
   return Object.fromEntries(header.map((name, i) => [name, last[i] ?? '']));
+}
+
+/** Whether a UDP socket is bound to host:port on this machine (Linux /proc/net/udp). */
+function udpBound(host: string, port: number): boolean {
+  const [a = 0, b = 0, c = 0, d = 0] = host.split('.').map(Number);
+  const hex = (n: number, width: number) => n.toString(16).toUpperCase().padStart(width, '0');
+  // /proc prints the IPv4 address as a little-endian 32-bit word.
+  const local = `${hex(d, 2)}${hex(c, 2)}${hex(b, 2)}${hex(a, 2)}:${hex(port, 4)}`;
+  try {
+    return readFileSync('/proc/net/udp', 'utf8').includes(` ${local} `);
+  } catch {
+    return true; // no /proc: fall through to the call's own retransmissions
+  }
 }
 
 /** An even port p with p and p + 2 free on the SIPp address (-rtp_echo binds both). */
