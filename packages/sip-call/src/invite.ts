@@ -148,7 +148,7 @@ export function sendInvite(options: InviteOptions): Promise<InviteResult> {
 }
 
 /** The same INVITE with the next CSeq, a new branch and digest credentials for the challenge. */
-function authenticated(
+export function authenticated(
   invite: SipRequest,
   challenge: SipResponse,
   user: string,

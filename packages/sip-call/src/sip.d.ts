@@ -40,6 +40,8 @@ declare module 'sip' {
     'record-route'?: NameAddr[];
     'www-authenticate'?: AuthHeader[];
     'proxy-authenticate'?: AuthHeader[];
+    authorization?: AuthHeader[];
+    'proxy-authorization'?: AuthHeader[];
     'content-type'?: string;
     'max-forwards'?: number | string;
     [name: string]: unknown;

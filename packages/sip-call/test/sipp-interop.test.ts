@@ -133,6 +133,15 @@ describe.skipIf(!sippInstalled)(
       expect(outcome).toMatchObject({ kind: 'answered', listenedSeconds: 1 });
     });
 
+    it('when SIPp challenges as a proxy with 407, then the INVITE is retried with credentials and answered', async () => {
+      const { outcome, sipp } = await callSipp('uas-proxy-auth.xml', {
+        rtpEcho: true,
+        credentials: { username: 'trunkuser', password: 's3cret' },
+      });
+      expect(sipp.code, sipp.output).toBe(0);
+      expect(outcome).toMatchObject({ kind: 'answered', listenedSeconds: 1 });
+    });
+
     it('when the digest password is wrong, then SIPp refuses the retry and the outcome is rejected 403', async () => {
       const { outcome } = await callSipp('uas-auth.xml', {
         keys: { user: 'trunkuser', password: 's3cret' },

@@ -66,6 +66,7 @@ export async function startSipp(
         const errors = readdirSync(dir).includes('errors.log')
           ? readFileSync(join(dir, 'errors.log'), 'utf8')
           : '';
+        if (process.env.SIPP_DEBUG) process.stderr.write(`sipp dir ${dir} code ${code}\n`);
         resolve({ code, stats: lastStats(join(dir, 'stats.csv')), output: output + errors });
       });
     },
