@@ -35,7 +35,13 @@ export function paceFrames(
       if (next >= frameCount) {
         // The last frame is heard until the end of its slot: resolve then, not when it leaves.
         const end = start + frameCount * intervalMs;
-        setTimeout(() => resolve({ framesSent: next, latenessMs }), Math.max(0, end - now));
+        // Node timers may fire up to a millisecond early against performance.now(): re-arm.
+        const finish = () => {
+          const left = end - performance.now();
+          if (left > 0) setTimeout(finish, Math.ceil(left));
+          else resolve({ framesSent: next, latenessMs });
+        };
+        finish();
         return;
       }
       setTimeout(tick, Math.max(0, start + next * intervalMs - now));
