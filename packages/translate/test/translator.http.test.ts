@@ -1,3 +1,4 @@
+import { deadUrl, listenLocal } from '@msg/testing';
 import { startTranslateSimulator, type TranslateSimulator } from '@msg/translate-simulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTranslator, TranslationError } from '../src/index.js';
@@ -136,11 +137,52 @@ describe('createTranslator against the LibreTranslate simulator', () => {
   });
 
   it('when nothing listens, then unavailable is thrown', async () => {
-    const stopped = await startTranslateSimulator();
-    await stopped.close();
-    const translator = createTranslator({ url: stopped.url, timeoutMs: 2000 });
+    const translator = createTranslator({ url: await deadUrl(), timeoutMs: 2000 });
     expect(
       (await failureOf(translator.translate('hello', { source: 'en-GB', target: 'de' }))).failure,
     ).toBe('unavailable');
+  });
+
+  it('when the server has no language list, then the classic codes are sent and its answer is used', async () => {
+    const bodies: unknown[] = [];
+    const server = await listenLocal((req, res) => {
+      if (req.method !== 'POST') {
+        res.writeHead(404).end();
+        return;
+      }
+      let raw = '';
+      req.on('data', (chunk) => {
+        raw += chunk;
+      });
+      req.on('end', () => {
+        bodies.push(JSON.parse(raw));
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"translatedText":"Hei"}');
+      });
+    });
+    try {
+      const translator = createTranslator({ url: server.url, apiKey: 'k1' });
+      await expect(translator.translate('Hej', { source: 'sv', target: 'no' })).resolves.toBe(
+        'Hei',
+      );
+      expect(bodies).toEqual([
+        { q: 'Hej', source: 'sv', target: 'nb', format: 'text', api_key: 'k1' },
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('when the server answers 200 without translatedText, then unavailable is thrown', async () => {
+    const server = await listenLocal((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"result":"Hei"}');
+    });
+    try {
+      const translator = createTranslator({ url: server.url });
+      expect(
+        (await failureOf(translator.translate('Hej', { source: 'sv', target: 'no' }))).failure,
+      ).toBe('unavailable');
+    } finally {
+      await server.close();
+    }
   });
 });
