@@ -45,6 +45,20 @@ describe('POST /translate', () => {
     expect(other.body).toEqual({ translatedText: '[fr→sv] Bonjour' });
   });
 
+  it('when source is auto, then the dictionary language is detected and reported', async () => {
+    const { body } = await translate({ q: 'Tack, hej då', source: 'auto', target: 'en' });
+    expect(body).toEqual({
+      translatedText: 'Thank you, goodbye',
+      detectedLanguage: { confidence: 90, language: 'sv' },
+    });
+  });
+
+  it('when codes are upper-case, then they are read case-insensitively', async () => {
+    expect((await translate({ q: 'Danke', source: 'DE', target: 'EN' })).body).toEqual({
+      translatedText: 'Thank you',
+    });
+  });
+
   it('when q is a list, then translatedText is a list in the same order', async () => {
     const { body } = await translate({ q: ['hello', 'thank you'], source: 'en', target: 'sv' });
     expect(body).toEqual({ translatedText: ['hej', 'tack'] });
