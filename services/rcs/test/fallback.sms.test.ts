@@ -9,7 +9,7 @@ import { isOptedOut, optOutMessage } from '@msg/optout';
 import { eventually, type FakeBilling, startFakeBilling } from '@msg/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fallbackSmsId } from '../src/fallback/sms-fallback.js';
-import { startTestRcs, type TestRcs } from './support.js';
+import { SERVICE_ACCOUNT, startTestRcs, type TestRcs } from './support.js';
 
 const AGENT = 'sms-fallback-agent';
 
@@ -41,7 +41,9 @@ describe('SMS fallback: send path (src/fallback/sms-fallback.ts)', () => {
     prepaid = await rcs.publishAccount(
       rcs.account({ name: 'fallback-prepaid', billing: { mode: 'prepaid', fundsAvailable: true } }),
     );
-    await rcs.agent(AGENT, [acct, prepaid]);
+    // With credentials the delivery worker sends each message over RCS (state `sent`); the
+    // tests then hand it to the fallback themselves, as the worker or the TTL sweeper would.
+    await rcs.agent(AGENT, [acct, prepaid], { credentials: SERVICE_ACCOUNT });
     await rcs.smsFallback(acct, true);
     await rcs.smsFallback(prepaid, true);
   });
@@ -240,10 +242,12 @@ describe('SMS fallback: send path (src/fallback/sms-fallback.ts)', () => {
 
   it('when the account was disabled meanwhile, then SMS_FALLBACK_REJECTED', async () => {
     const later = await rcs.publishAccount(rcs.account({ name: 'fallback-later' }));
-    await rcs.agent('later-agent', [later]);
+    await rcs.agent('later-agent', [later], { credentials: SERVICE_ACCOUNT });
     await rcs.smsFallback(later, true);
+    // A capable recipient: the delivery worker sends it over RCS, and the fallback below is the
+    // one under test (a not-capable one would reach the fallback first through the worker).
     const res = await rcs.send(later, {
-      recipient: '+46701749999',
+      recipient: '+46701749998',
       agent_id: 'later-agent',
       message: { text: 'Hello' },
       sms_fallback: FALLBACK,
@@ -253,7 +257,7 @@ describe('SMS fallback: send path (src/fallback/sms-fallback.ts)', () => {
       id: res.body.message_id,
       accountId: later.id,
       agentId: 'later-agent',
-      recipient: '+46701749999',
+      recipient: '+46701749998',
       clientMessageId: null,
       smsFallback: FALLBACK,
     };
