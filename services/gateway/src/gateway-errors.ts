@@ -1,5 +1,6 @@
 import { deprecationHeaders } from '@msg/contracts';
 import {
+  detailErrorFormat,
   type HttpError,
   jsonErrorFormat,
   problemErrorFormat,
@@ -51,6 +52,16 @@ function renderInStyle(
 ): RenderedError {
   if (style === 'problem') return renderProblem(error, req, problemTypeBase);
   if (style === 'status-line') return renderStatusLine(error);
+  if (style === 'detail') {
+    // Text-to-voice (spec 7.5): `{detail: [...]}`, as the voice service answers.
+    const { status, body } = detailErrorFormat(error, req);
+    return {
+      status,
+      contentType: 'application/json; charset=utf-8',
+      headers: { ...error.headers },
+      body,
+    };
+  }
   // The services' own default format, so a caller cannot tell who answered from the shape.
   const { status, body } = jsonErrorFormat(error, req);
   return {

@@ -44,6 +44,15 @@ describe('upstream down', () => {
     expect(res.body).toEqual({ code: 'BAD_GATEWAY', message: 'rcs is unavailable' });
   });
 
+  it('when the voice service is unreachable, then 502 in the text-to-voice detail format', async () => {
+    gateway = await startTestGateway({ UPSTREAM_VOICE: 'http://voice.invalid' });
+    const res = await request(gateway.url).post('/txt2voice/v1/messages').send({});
+    expect(res.status).toBe(502);
+    expect(res.body).toEqual({
+      detail: [{ loc: [], msg: 'voice is unavailable', type: 'bad_gateway' }],
+    });
+  });
+
   it('when the service resets the connection, then 502', async () => {
     const app = express();
     app.use((req) => req.socket.destroy());

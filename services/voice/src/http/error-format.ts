@@ -1,44 +1,10 @@
-import type { ErrorDetail, ErrorFormat, HttpError } from '@msg/http';
+import { detailErrorFormat, type ErrorFormat, type HttpError } from '@msg/http';
 import {
   LEGACY_CONTENT_TYPE,
   LEGACY_HEADERS,
   legacyFailure,
   SENDTTS_PATH,
 } from '../legacy/legacy-answer.js';
-
-/**
- * Statuses of spec 7.5 that differ from the kit's: a request breaking 2.6's rules, malformed JSON
- * included, is 422 (FastAPI's convention, which the `detail` array of rule 4 comes from; rule 1
- * answers an unregistered sender 422 too).
- */
-const STATUS_BY_CODE: Record<string, number> = {
-  VALIDATION_ERROR: 422,
-  MALFORMED_REQUEST: 422,
-};
-
-/** Rule names for errors that concern the request as a whole (their `type`). */
-const TYPE_BY_CODE: Record<string, string> = {
-  MALFORMED_REQUEST: 'json_invalid',
-};
-
-const BODY_CODES = new Set(['MALFORMED_REQUEST', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE']);
-
-/**
- * The text-to-voice REST error body (spec 7.5 rule 4): `{detail: [{loc, msg, type}]}`, one entry
- * per problem; an error without field details is one entry with `loc` [] (["body"] for a body
- * that cannot be read) and `type` its code in lower case.
- */
-function restError(err: HttpError) {
-  const whole: ErrorDetail = {
-    loc: BODY_CODES.has(err.code) ? ['body'] : [],
-    msg: err.message,
-    type: TYPE_BY_CODE[err.code] ?? err.code.toLowerCase(),
-  };
-  return {
-    status: STATUS_BY_CODE[err.code] ?? err.status,
-    body: { detail: err.details.length > 0 ? err.details : [whole] },
-  };
-}
 
 /**
  * The simple HTTP interface's refusal of malformed parameters (spec 7.5 rule 3): 400 with
@@ -57,6 +23,9 @@ function legacyError(err: HttpError) {
   };
 }
 
-/** One format for the service: `detail` for REST, form text for /txt2voice/v1/sendtts. */
+/**
+ * One format for the service: REST errors are `{detail: [{loc, msg, type}]}` with 422 for broken
+ * rules (@msg/http detailErrorFormat, spec 7.5 rule 4); /txt2voice/v1/sendtts answers form text.
+ */
 export const voiceErrorFormat: ErrorFormat = (err, req) =>
-  req.path === SENDTTS_PATH ? legacyError(err) : restError(err);
+  req.path === SENDTTS_PATH ? legacyError(err) : detailErrorFormat(err, req);
