@@ -32,6 +32,10 @@ export const voiceSettings = z.object({
     "The service's default caller ID (spec 2.6 rule 3): used when neither the request nor the account names one; provisioned for Swedish destinations",
   ),
   VOICE_PROVISIONED_NUMBERS: csv()
+    .refine(
+      (numbers) => numbers.every(isStrictE164),
+      'expected strict E.164 numbers such as +46812345678',
+    )
     .optional()
     .describe(
       'Caller IDs provisioned through the service (comma-separated E.164): the only client caller IDs a call to a Swedish number (+46) may show; the default caller ID always counts',
