@@ -26,7 +26,8 @@ export type UpstreamService = (typeof UPSTREAM_SERVICES)[number];
  * How the gateway renders the errors it produces itself (413, 502, 504) on a route: in that
  * interface's own format. Number intelligence answers `application/problem+json` (spec 7.6), the
  * legacy reply-path `{ status, message }` with the status line (spec 7.3), text-to-voice
- * `{ detail: [{loc, msg, type}] }` (spec 7.5); every other interface
+ * `{ detail: [{loc, msg, type}] }`, its simple HTTP interface (/txt2voice/v1/sendtts)
+ * `request=false&error=...` (spec 7.5); every other interface
  * behind the gateway accepts `{ code, message, details }`.
  */
 export type ErrorStyle = 'json' | 'problem' | 'status-line' | 'detail';

@@ -1,31 +1,15 @@
-import { detailErrorFormat, type ErrorFormat, type HttpError } from '@msg/http';
-import {
-  LEGACY_CONTENT_TYPE,
-  LEGACY_HEADERS,
-  legacyFailure,
-  SENDTTS_PATH,
-} from '../legacy/legacy-answer.js';
-
-/**
- * The simple HTTP interface's refusal of malformed parameters (spec 7.5 rule 3): 400 with
- * `request=false&error=...` naming the parameter. The operation answers its own refusals
- * (200 request=false); what reaches this format is the document's rules (unknown parameters,
- * bad encodings) and unexpected errors.
- */
-function legacyError(err: HttpError) {
-  const first = err.details[0];
-  const error = first ? `${first.loc.at(-1) ?? 'request'}: ${first.msg}` : err.message;
-  return {
-    status: err.status === 422 ? 400 : err.status,
-    body: legacyFailure(error),
-    contentType: LEGACY_CONTENT_TYPE,
-    headers: LEGACY_HEADERS,
-  };
-}
+import { detailErrorFormat, type ErrorFormat, formTextErrorFormat } from '@msg/http';
+import { LEGACY_HEADERS, SENDTTS_PATH } from '../legacy/legacy-answer.js';
 
 /**
  * One format for the service: REST errors are `{detail: [{loc, msg, type}]}` with 422 for broken
- * rules (@msg/http detailErrorFormat, spec 7.5 rule 4); /txt2voice/v1/sendtts answers form text.
+ * rules (@msg/http detailErrorFormat, spec 7.5 rule 4); /txt2voice/v1/sendtts answers form text
+ * `request=false&error=...`, 400 for malformed parameters (spec 7.5 rule 3), with its
+ * deprecation headers. The legacy operation answers its own refusals (200 request=false); what
+ * reaches this format there is the document's rules (unknown parameters) and unexpected errors.
  */
-export const voiceErrorFormat: ErrorFormat = (err, req) =>
-  req.path === SENDTTS_PATH ? legacyError(err) : detailErrorFormat(err, req);
+export const voiceErrorFormat: ErrorFormat = (err, req) => {
+  if (req.path !== SENDTTS_PATH) return detailErrorFormat(err, req);
+  const rendered = formTextErrorFormat(err, req);
+  return { ...rendered, headers: { ...rendered.headers, ...LEGACY_HEADERS } };
+};
