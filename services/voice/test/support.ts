@@ -24,7 +24,7 @@ export interface TestOptions {
   /** Share another instance's database and bus (a second replica, a restart). */
   runtime?: TestRuntime;
   /** The SIP caller (default: a fake answering every call). */
-  deps?: { sip?: ReturnType<typeof fakeSipCaller> };
+  deps?: { sip?: ReturnType<typeof fakeSipCaller>; now?: () => Date };
 }
 
 const passwordHash = await hashSecret(PASSWORD);
@@ -50,7 +50,7 @@ export async function startTestVoice(options: TestOptions = {}) {
       ...options.env,
     }),
     runtime,
-    { speech, sip },
+    { speech, sip, ...(options.deps?.now && { now: options.deps.now }) },
   );
   const published: { topic: string; value: EventEnvelope }[] = [];
   const recorder = await runtime.bus.subscribe({
