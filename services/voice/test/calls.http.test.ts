@@ -167,6 +167,23 @@ describe('the call of a message (spec 3.4)', () => {
     expect(voice.sip.callsTo(to)).toHaveLength(1);
   });
 
+  it('when an answering machine answers (machine_detection), then completed: the message was played to it', async () => {
+    const to = number();
+    voice.sip.script(to, {
+      kind: 'answered',
+      answeredBy: 'machine',
+      durationSeconds: 30,
+      listenedSeconds: 24,
+    });
+    const id = await send(to, { machine_detection: true });
+    expect(await voice.finished(acct, id)).toMatchObject({
+      status: 'completed',
+      duration_seconds: 30,
+    });
+    expect(voice.sip.callsTo(to)).toHaveLength(1);
+    expect((await reportOf(id))?.query).toMatchObject({ Result: '1', ProgressTime: '24' });
+  });
+
   it('when the sender is registered, then the call shows it', async () => {
     const to = number();
     const id = await send(to, { sender: REGISTERED });
