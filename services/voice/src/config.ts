@@ -9,6 +9,7 @@ import {
   z,
 } from '@msg/config';
 import { isStrictE164 } from '@msg/phone';
+import { parseSipTrunk } from './calls/sip-trunk.js';
 
 /** A strict E.164 caller ID (the service default, provisioned numbers). */
 const e164 = () =>
@@ -20,12 +21,12 @@ const e164 = () =>
 export const voiceSettings = z.object({
   ...serviceSettings.shape,
   ...trustSettings.shape,
-  VOICE_SIP_TRUNK: z
-    .string()
-    .regex(/^sips?:([^@]+@)?[^:@]+(:\d+)?$/, 'expected sip:[user:pass@]host:port')
+  VOICE_SIP_TRUNK: envField('expected sip:[user[:password]@]host[:port]', (raw) =>
+    parseSipTrunk(raw) ? raw : undefined,
+  )
     .optional()
     .describe(
-      'The SIP trunk calls go to, `sip:[user:pass@]host:port` (UDP); read by the SIP caller the lead wires in (@msg/sip-call)',
+      'The SIP trunk calls go to, `sip:[user[:password]@]host[:port]` (UDP, port 5060 by default; src/calls/sip-trunk.ts parses it for @msg/sip-call createSipCaller)',
     )
     .meta({ secret: true }),
   VOICE_DEFAULT_CALLER_ID: e164().describe(

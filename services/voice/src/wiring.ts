@@ -4,7 +4,7 @@ import type { VoiceDependencies } from './service.js';
 /**
  * The deployed process's speech engine and SIP caller. NOT WIRED YET: @msg/speech and
  * @msg/sip-call are being written beside this service; at merge this becomes
- * `{ speech: createSpeechEngine(), sip: await createSipCaller({ trunk: parseTrunk(config.VOICE_SIP_TRUNK) }),
+ * `{ speech: createSpeechEngine(), sip: await createSipCaller({ trunk: parseSipTrunk(config.VOICE_SIP_TRUNK) }),
  *    validateMarkup: parseSpeechMarkup }`. Until then the process refuses to start rather than
  * accept calls it cannot place.
  */
