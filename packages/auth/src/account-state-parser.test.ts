@@ -41,6 +41,14 @@ describe('parseAccountState', () => {
     ]);
   });
 
+  it('when it was published before voice caller IDs existed, then it has none and no default', () => {
+    const { voiceCallerIds: _c, voiceDefaultSender: _d, ...older } = makeAccount();
+    expect(parseAccountState(older)).toMatchObject({
+      voiceCallerIds: [],
+      voiceDefaultSender: null,
+    });
+  });
+
   it.each([
     ['not an object', 'account'],
     ['no id', { ...makeAccount(), id: '' }],

@@ -82,6 +82,13 @@ export interface AccountState {
    * Absent means none (the schema always fills it in; fixtures may leave it out).
    */
   optOutKeywords?: string[];
+  /**
+   * Text-to-voice caller IDs (E.164) registered with the operator for this account (spec 2.6:
+   * client caller IDs must be registered before use). Absent means none.
+   */
+  voiceCallerIds?: string[];
+  /** The account's default voice caller ID (one of voiceCallerIds); absent or null: none. */
+  voiceDefaultSender?: string | null;
   version: number;
   updatedAt: string;
 }
@@ -144,6 +151,16 @@ export const accountStateSchema: z.ZodType<AccountState> = z.object({
     .nullish()
     .transform((values) => values ?? [])
     .describe("The account's own stop words; absent (published before it existed) is none."),
+  voiceCallerIds: z
+    .array(z.string())
+    .nullish()
+    .transform((values) => values ?? [])
+    .describe('Registered voice caller IDs (E.164); absent (published before it existed) is none.'),
+  voiceDefaultSender: z
+    .string()
+    .nullish()
+    .transform((value) => value ?? null)
+    .describe("The account's default voice caller ID; absent or null: none."),
   version: z.number(),
   updatedAt: z.string(),
 });

@@ -16,6 +16,16 @@ export const REPLYPATH_LEGACY_DEPRECATION: Deprecation = {
 };
 
 /**
+ * Text-to-voice simple HTTP interface (`/txt2voice/v1/sendtts`): "for migration and will
+ * eventually be deprecated; new integrations use POST /v1/messages" (spec 4.6, 9). Marked
+ * deprecated from the release that built the REST interface, as the issue asks.
+ */
+export const VOICE_LEGACY_DEPRECATION: Deprecation = {
+  since: '2026-11-24T00:00:00Z',
+  successor: '/txt2voice/v1/messages',
+};
+
+/**
  * The headers every answer of a deprecated interface carries: `Deprecation` in RFC 9745's form
  * (`@` and Unix seconds, a structured-field date) and a `Link` to the successor (RFC 8288,
  * relation `successor-version`, RFC 5829).

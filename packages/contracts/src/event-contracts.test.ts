@@ -20,9 +20,9 @@ function withMember(value: unknown, path: string[], to: unknown): unknown {
 }
 
 describe('event contracts', () => {
-  it('when a topic carries events, then it has a contract (voice comes with its service)', () => {
+  it('when a topic carries events, then it has a contract', () => {
     const withoutContract = Object.values(Topics).filter((topic) => !eventSchemaOf(topic));
-    expect(withoutContract.sort()).toEqual([Topics.deadLetter, Topics.voiceEvents].sort());
+    expect(withoutContract.sort()).toEqual([Topics.deadLetter]);
   });
 
   describe.each(topics)('%s', (topic) => {

@@ -19,6 +19,7 @@ import {
   smsStatusSchema,
 } from './sms.js';
 import { Topics } from './topics.js';
+import { VOICE_EVENT, voiceDomainEventSchema } from './voice.js';
 
 /** What the AsyncAPI document says about a topic besides its schema. */
 export interface TopicDescription {
@@ -37,7 +38,7 @@ function topicContract<Schema extends z.ZodType>(description: TopicDescription, 
 /**
  * The contract of every topic that carries events: its runtime schema (envelope and payload) and
  * what the AsyncAPI document says about it. The bus checks every event against it on publish
- * and on consume. voice.events.v1 gets its own with the service that produces it; deadletter.v1 holds whatever could not be handled, as it was, so it has none.
+ * and on consume. deadletter.v1 holds whatever could not be handled, as it was, so it has none.
  */
 export const eventContracts = {
   [Topics.accounts]: topicContract(
@@ -140,6 +141,16 @@ export const eventContracts = {
       consumers: ['rcs (delivery worker)'],
     },
     envelopeSchema([RCS_OUTBOUND_EVENT], rcsOutboundSchema),
+  ),
+  [Topics.voiceEvents]: topicContract(
+    {
+      summary:
+        'A text-to-voice message changed state (spec 3.4): accepted, then completed or failed once after its final call attempt.',
+      key: 'transaction id',
+      producers: ['voice'],
+      consumers: ['none yet (delivery reports go to callbacks.v1 directly)'],
+    },
+    envelopeSchema([VOICE_EVENT], voiceDomainEventSchema),
   ),
 };
 

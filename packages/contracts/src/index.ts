@@ -35,6 +35,7 @@ export {
   type Deprecation,
   deprecationHeaders,
   REPLYPATH_LEGACY_DEPRECATION,
+  VOICE_LEGACY_DEPRECATION,
 } from './deprecation.js';
 export { type EventEnvelope, envelopeSchema, makeEvent, SCHEMA_VERSION } from './envelope.js';
 export {
@@ -89,3 +90,10 @@ export {
   smsStatusSchema,
 } from './sms.js';
 export { type Topic, Topics } from './topics.js';
+export {
+  VOICE_EVENT,
+  VOICE_FAILURE_CODES,
+  type VoiceDomainEvent,
+  type VoiceFailureCode,
+  voiceDomainEventSchema,
+} from './voice.js';

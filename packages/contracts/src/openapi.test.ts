@@ -58,6 +58,7 @@ describe('openapi documents', () => {
   describe.each(documentFiles.map((file) => [basename(file), file]))('%s', (name, file) => {
     const document = readOpenApiDocument(file);
     const isLegacyReplyPath = name === 'replypath-legacy.yaml';
+    const isVoice = name === 'voice.yaml';
 
     it('when read, then it is OpenAPI 3.1 with an interface version', () => {
       expect(document.openapi).toMatch(/^3\.1\.\d+$/);
@@ -68,7 +69,7 @@ describe('openapi documents', () => {
       expect(await lintOpenApiDocument(file)).toEqual([]);
     });
 
-    it('when each operation is inspected, then it has an operationId and a default error response in the interface format (code and message, status and message, or RFC 9457 problem)', () => {
+    it('when each operation is inspected, then it has an operationId and a default error response in the interface format (code and message, status and message, detail, form text, or RFC 9457 problem)', () => {
       const operations = operationsOf(document);
       expect(operations.length).toBeGreaterThan(0);
       for (const { where, operation } of operations) {
@@ -85,10 +86,16 @@ describe('openapi documents', () => {
           });
           continue;
         }
+        // Text-to-voice simple HTTP (spec 2.6): form-encoded `request=false&error=...` text.
+        if (get(content, 'application/x-www-form-urlencoded') !== undefined) continue;
         const json = get(content, 'application/json');
         const schema = resolveLocal(document, get(json, 'schema'));
-        // Legacy reply-path (spec 7.3): the status line and a message.
-        const members = isLegacyReplyPath ? ['status', 'message'] : ['code', 'message'];
+        // Legacy reply-path (spec 7.3): the status line and a message; text-to-voice (7.5): `detail`.
+        const members = isLegacyReplyPath
+          ? ['status', 'message']
+          : isVoice
+            ? ['detail']
+            : ['code', 'message'];
         expect(schema, `${where}: default response has no JSON schema`).toMatchObject({
           required: expect.arrayContaining(members),
         });

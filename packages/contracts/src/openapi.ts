@@ -12,7 +12,8 @@ export type OpenApiDocumentName =
   | 'rcs'
   | 'replypath'
   | 'replypath-legacy'
-  | 'sms';
+  | 'sms'
+  | 'voice';
 
 /** Absolute path of an OpenAPI document shipped in this package (the single source of truth of its interface). */
 export function openapiDocumentPath(name: OpenApiDocumentName): string {

@@ -3,8 +3,15 @@ import './request-context.js';
 
 export { CLIENT_URL_FORMAT, isClientUrl, MAX_CLIENT_URL_LENGTH } from './client-url.js';
 export { createService, type ServiceOptions } from './create-service.js';
+export { detailErrorFormat } from './detail-format.js';
 export { type ErrorFormat, type ErrorResponse, jsonErrorFormat } from './error-format.js';
 export * from './errors.js';
+export {
+  FORM_CONTENT_TYPE,
+  formFailure,
+  formTextErrorFormat,
+  formValue,
+} from './form-text-format.js';
 export { checkReadiness, type ReadinessCheck, readinessProbe } from './health.js';
 export {
   IDEMPOTENCY_KEY_HEADER,

@@ -30,6 +30,8 @@ export function accountState(overrides: Partial<AccountState> = {}): AccountStat
     ipAllowList: [],
     senderIds: [],
     optOutKeywords: [],
+    voiceCallerIds: [],
+    voiceDefaultSender: null,
     version: 1,
     updatedAt: new Date().toISOString(),
     ...overrides,

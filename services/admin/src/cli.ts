@@ -30,6 +30,8 @@ settings: --permissions a,b  --scopes a,b  --reply-path-url URL  --reply-path-me
           --batch-max-recipients N|none  --numbers-monthly-quota N|none
           --opt-out-keywords a,b   the account's own stop words (beside STOP, STOPP, AVSLUTA,
                                    UNSUBSCRIBE); an empty value "" removes them all
+          --voice-caller-ids a,b   registered text-to-voice caller IDs (E.164)
+          --voice-default-sender N|none   the account's default voice caller ID (one of them)
 
 <account> is the account id or name. ADMIN_URL and ADMIN_TOKEN select the admin service.`;
 
@@ -52,6 +54,8 @@ const options = {
   'sender-ids': { type: 'string' },
   billing: { type: 'string' },
   'opt-out-keywords': { type: 'string' },
+  'voice-caller-ids': { type: 'string' },
+  'voice-default-sender': { type: 'string' },
   limit: { type: 'string' },
   offset: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -94,6 +98,9 @@ function settingsFrom(flags: Flags): Record<string, unknown> {
     ipAllowList: list(flags['ip-allow']),
     senderIds: list(flags['sender-ids']),
     optOutKeywords: list(flags['opt-out-keywords']),
+    voiceCallerIds: list(flags['voice-caller-ids']),
+    voiceDefaultSender:
+      flags['voice-default-sender'] === 'none' ? null : flags['voice-default-sender'],
   };
   return Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined));
 }

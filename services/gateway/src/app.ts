@@ -75,7 +75,8 @@ export function createApp(deps: GatewayDeps): express.Express {
     );
     res.status(rendered.status).set(rendered.headers);
     res.setHeader('Content-Type', rendered.contentType);
-    res.end(JSON.stringify(rendered.body));
+    // Form text (the text-to-voice simple HTTP interface) goes as it is; the rest is JSON.
+    res.end(typeof rendered.body === 'string' ? rendered.body : JSON.stringify(rendered.body));
   };
 
   const targets = upstreamUrls(config);

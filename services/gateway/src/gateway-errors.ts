@@ -1,5 +1,7 @@
-import { deprecationHeaders } from '@msg/contracts';
+import { deprecationHeaders, VOICE_LEGACY_DEPRECATION } from '@msg/contracts';
 import {
+  detailErrorFormat,
+  formTextErrorFormat,
   type HttpError,
   jsonErrorFormat,
   problemErrorFormat,
@@ -51,6 +53,18 @@ function renderInStyle(
 ): RenderedError {
   if (style === 'problem') return renderProblem(error, req, problemTypeBase);
   if (style === 'status-line') return renderStatusLine(error);
+  if (style === 'detail' && req.path.startsWith(VOICE_LEGACY_PATH))
+    return renderFormText(error, req);
+  if (style === 'detail') {
+    // Text-to-voice (spec 7.5): `{detail: [...]}`, as the voice service answers.
+    const { status, body } = detailErrorFormat(error, req);
+    return {
+      status,
+      contentType: 'application/json; charset=utf-8',
+      headers: { ...error.headers },
+      body,
+    };
+  }
   // The services' own default format, so a caller cannot tell who answered from the shape.
   const { status, body } = jsonErrorFormat(error, req);
   return {
@@ -58,6 +72,19 @@ function renderInStyle(
     contentType: 'application/json; charset=utf-8',
     headers: { ...error.headers },
     body,
+  };
+}
+
+/** The text-to-voice simple HTTP interface, deprecated (spec 2.6, 4.6, 9): form text. */
+const VOICE_LEGACY_PATH = '/txt2voice/v1/sendtts';
+
+function renderFormText(error: HttpError, req: Request): RenderedError {
+  const rendered = formTextErrorFormat(error, req);
+  return {
+    status: rendered.status,
+    contentType: `${rendered.contentType}; charset=utf-8`,
+    headers: { ...error.headers, ...deprecationHeaders(VOICE_LEGACY_DEPRECATION) },
+    body: rendered.body,
   };
 }
 

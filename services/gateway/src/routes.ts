@@ -25,10 +25,12 @@ export type UpstreamService = (typeof UPSTREAM_SERVICES)[number];
 /**
  * How the gateway renders the errors it produces itself (413, 502, 504) on a route: in that
  * interface's own format. Number intelligence answers `application/problem+json` (spec 7.6), the
- * legacy reply-path `{ status, message }` with the status line (spec 7.3); every other interface
+ * legacy reply-path `{ status, message }` with the status line (spec 7.3), text-to-voice
+ * `{ detail: [{loc, msg, type}] }`, its simple HTTP interface (/txt2voice/v1/sendtts)
+ * `request=false&error=...` (spec 7.5); every other interface
  * behind the gateway accepts `{ code, message, details }`.
  */
-export type ErrorStyle = 'json' | 'problem' | 'status-line';
+export type ErrorStyle = 'json' | 'problem' | 'status-line' | 'detail';
 
 export interface PublicRoute {
   /** Matched on whole segments: '/v1/sms' matches '/v1/sms' and '/v1/sms/send', not '/v1/smsx'. */
@@ -80,7 +82,7 @@ export const ROUTES: readonly PublicRoute[] = [
   },
   // Webhook ids are UUIDs, no personal data: logged as they are.
   { prefix: '/v1/webhooks', service: 'rcs', errors: 'json' },
-  { prefix: '/txt2voice', service: 'voice', errors: 'json' },
+  { prefix: '/txt2voice', service: 'voice', errors: 'detail' },
   // GET /v1/numbers/{number}[/porting-history|/live-status]
   {
     prefix: '/v1/numbers',

@@ -28,6 +28,8 @@ export function makeAccount(overrides: Partial<AccountState> = {}): AccountState
     ipAllowList: [],
     senderIds: [],
     optOutKeywords: [],
+    voiceCallerIds: [],
+    voiceDefaultSender: null,
     version: 1,
     updatedAt: '2025-01-01T00:00:00.000Z',
     ...overrides,

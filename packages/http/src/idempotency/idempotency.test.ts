@@ -12,6 +12,7 @@ const DOCUMENTS: OpenApiDocumentName[] = [
   'replypath',
   'replypath-legacy',
   'sms',
+  'voice',
 ];
 
 /**
@@ -60,7 +61,8 @@ describe('postsTakingIdempotencyKey', () => {
       }
     }
     expect(without.sort()).toEqual([...EXEMPT].sort());
-    // sms send, batch create and cancel, replypath send, admin republish, disable, enable, top-ups.
-    expect(keyed).toBe(8);
+    // sms send, batch create and cancel, replypath send, voice send, admin republish, disable,
+    // enable, top-ups.
+    expect(keyed).toBe(9);
   });
 });

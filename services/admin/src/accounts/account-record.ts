@@ -29,6 +29,8 @@ export interface AccountRecord {
   ipAllowList: string[];
   senderIds: string[];
   optOutKeywords: string[];
+  voiceCallerIds: string[];
+  voiceDefaultSender: string | null;
   version: number;
   createdAt: Date;
   updatedAt: Date;
@@ -54,6 +56,8 @@ export interface AccountView {
   ipAllowList: string[];
   senderIds: string[];
   optOutKeywords: string[];
+  voiceCallerIds: string[];
+  voiceDefaultSender: string | null;
   version: number;
   createdAt: string;
   updatedAt: string;
@@ -88,6 +92,8 @@ function common(record: AccountRecord) {
     ipAllowList: record.ipAllowList,
     senderIds: record.senderIds,
     optOutKeywords: record.optOutKeywords,
+    voiceCallerIds: record.voiceCallerIds,
+    voiceDefaultSender: record.voiceDefaultSender,
     version: record.version,
     updatedAt: record.updatedAt.toISOString(),
   };

@@ -36,6 +36,16 @@ export function checkSettings(settings: AccountSettings): void {
     const problem = accountKeywordProblem(word);
     if (problem) details.push({ loc: ['body', 'optOutKeywords', String(i)], ...problem });
   });
+  // A default outside the registered caller IDs would be refused on every send (spec 2.6).
+  const callerIds = settings.voiceCallerIds;
+  const defaultSender = settings.voiceDefaultSender;
+  if (callerIds && defaultSender && !callerIds.includes(defaultSender)) {
+    details.push({
+      loc: ['body', 'voiceDefaultSender'],
+      msg: 'must be one of voiceCallerIds',
+      type: 'registered',
+    });
+  }
   for (const key of ['replyPathUrl', 'deliveryReportUrl', 'voiceReportUrl'] as const) {
     const url = settings.callbacks?.[key];
     if (url && !URL.canParse(url)) {
@@ -87,5 +97,10 @@ export function settingsColumns(settings: AccountSettings) {
     ...(settings.ipAllowList && { ipAllowList: settings.ipAllowList }),
     ...(settings.senderIds && { senderIds: settings.senderIds }),
     ...(settings.optOutKeywords && { optOutKeywords: settings.optOutKeywords }),
+    ...(settings.voiceCallerIds && { voiceCallerIds: settings.voiceCallerIds }),
+    // null returns the account to the service's default caller ID.
+    ...(settings.voiceDefaultSender !== undefined && {
+      voiceDefaultSender: settings.voiceDefaultSender,
+    }),
   };
 }

@@ -1,0 +1,68 @@
+import {
+  csv,
+  durationMs,
+  envField,
+  int,
+  loadConfig,
+  serviceSettings,
+  trustSettings,
+  z,
+} from '@msg/config';
+import { isStrictE164 } from '@msg/phone';
+import { parseSipTrunk } from './calls/sip-trunk.js';
+
+/** A strict E.164 caller ID (the service default, provisioned numbers). */
+const e164 = () =>
+  envField('expected a strict E.164 number such as +46812345678', (raw) =>
+    isStrictE164(raw) ? raw : undefined,
+  );
+
+/** The service's own settings; DATABASE_URL and KAFKA_BROKERS are the service kit's. */
+export const voiceSettings = z.object({
+  ...serviceSettings.shape,
+  ...trustSettings.shape,
+  VOICE_SIP_TRUNK: envField('expected sip:[user[:password]@]host[:port]', (raw) =>
+    parseSipTrunk(raw) ? raw : undefined,
+  )
+    .optional()
+    .describe(
+      'The SIP trunk calls go to, `sip:[user[:password]@]host[:port]` (UDP, port 5060 by default; src/calls/sip-trunk.ts parses it for @msg/sip-call createSipCaller)',
+    )
+    .meta({ secret: true }),
+  VOICE_DEFAULT_CALLER_ID: e164().describe(
+    "The service's default caller ID (spec 2.6 rule 3): used when neither the request nor the account names one; provisioned for Swedish destinations",
+  ),
+  VOICE_PROVISIONED_NUMBERS: csv()
+    .refine(
+      (numbers) => numbers.every(isStrictE164),
+      'expected strict E.164 numbers such as +46812345678',
+    )
+    .optional()
+    .describe(
+      'Caller IDs provisioned through the service (comma-separated E.164): the only client caller IDs a call to a Swedish number (+46) may show; the default caller ID always counts',
+    ),
+  VOICE_REATTEMPT_INTERVAL: durationMs('2m').describe(
+    'Pause between an unanswered or busy call and the next attempt (spec 3.4: 2 reattempts, 2 minutes apart)',
+  ),
+  VOICE_RING_TIMEOUT: durationMs('20s').describe(
+    'How long a call rings before it is cancelled as unanswered; 3 attempts of 20 s and 2 pauses of 2 m: the last outcome of an unanswered message is known 5 minutes after submission (spec 4.6)',
+  ),
+  VOICE_CALL_LEASE: durationMs('10m').describe(
+    "How long a claimed call attempt stays a worker's; a crashed worker's attempt is retaken after it (longer than ring time + 10 plays of the longest audio)",
+  ),
+  VOICE_POLL_INTERVAL: durationMs('1s').describe(
+    'Pause between looks for due call attempts when none was found',
+  ),
+  VOICE_CONCURRENT_CALLS: int({ min: 1, max: 1000, default: 20 }).describe(
+    'Calls one replica places at the same time',
+  ),
+  VOICE_REPORT_RETRY_PERIOD: durationMs('1h').describe(
+    'How long the notifier retries a delivery report to an unreachable URL before giving it up (spec 6.4 "a limited period")',
+  ),
+});
+
+export type VoiceConfig = z.infer<typeof voiceSettings>;
+
+export function loadVoiceConfig(env: NodeJS.ProcessEnv = process.env): VoiceConfig {
+  return loadConfig(voiceSettings, env);
+}

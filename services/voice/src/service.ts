@@ -1,0 +1,116 @@
+import { fileURLToPath } from 'node:url';
+import {
+  basicAccountAccess,
+  createCredentialVerifier,
+  createPostgresRateLimiter,
+  RATE_LIMIT_MIGRATIONS_DIR,
+} from '@msg/auth';
+import { OUTBOX_MIGRATIONS_DIR } from '@msg/bus';
+import { Topics } from '@msg/contracts';
+import { createPostgresIdempotencyStore, IDEMPOTENCY_MIGRATIONS_DIR } from '@msg/http';
+import { defineService, type ServiceDependencies, startWithBackground } from '@msg/service-kit';
+import { createApp } from './app.js';
+import { createAttemptStore } from './calls/attempt-store.js';
+import { startCallWorker } from './calls/call-worker.js';
+import type { CallerIdPolicy } from './calls/caller-id.js';
+import type { SipCaller, SpeechEngine, ValidateMarkup } from './calls/ports.js';
+import { strictMarkupCheck } from './calls/strict-markup.js';
+import { loadVoiceConfig, type VoiceConfig } from './config.js';
+import { createMessageStore } from './messages/message-store.js';
+import { TEXT_TO_VOICE } from './permission.js';
+import { VOICE_SCHEMA } from './schema.js';
+
+/** What the schema is made of: the outbox, the rate buckets, the Idempotency-Key records, its tables. */
+export const VOICE_MIGRATIONS = [
+  OUTBOX_MIGRATIONS_DIR,
+  RATE_LIMIT_MIGRATIONS_DIR,
+  IDEMPOTENCY_MIGRATIONS_DIR,
+  fileURLToPath(new URL('../prisma/migrations', import.meta.url)),
+];
+
+/**
+ * THE INJECTION POINT of speech and telephony. The service does not build them: whoever starts
+ * it passes the speech engine (@msg/speech createSpeechEngine) and the SIP caller (@msg/sip-call
+ * createSipCaller on VOICE_SIP_TRUNK); tests pass fakes. The service closes both at shutdown.
+ */
+export interface VoiceDependencies {
+  speech: SpeechEngine;
+  sip: SipCaller;
+  /** The legacy Msg check; default a strict XML check (@msg/speech parseSpeechMarkup at merge). */
+  validateMarkup?: ValidateMarkup;
+  /** The clock of acceptance, claims, reattempts and leases; tests inject one. */
+  now?: () => Date;
+}
+
+/**
+ * The text-to-voice service: schema "voice" and the account directory before it serves; once it
+ * listens, the outbox relay (voice.events.v1, callbacks.v1) and the call worker.
+ */
+export function voiceService(dependencies: VoiceDependencies) {
+  return defineService({
+    name: 'voice',
+    loadConfig: loadVoiceConfig,
+    database: { schema: VOICE_SCHEMA, migrations: VOICE_MIGRATIONS },
+    topics: [{ topic: Topics.voiceEvents }, { topic: Topics.callbacks }],
+    async start(config: VoiceConfig, kit) {
+      const directory = await kit.accountDirectory();
+      kit.outboxRelay();
+      const now = dependencies.now ?? (() => new Date());
+      const validateMarkup = dependencies.validateMarkup ?? strictMarkupCheck;
+      const policy: CallerIdPolicy = {
+        serviceDefault: config.VOICE_DEFAULT_CALLER_ID,
+        provisioned: config.VOICE_PROVISIONED_NUMBERS ?? [],
+      };
+      const verifier = createCredentialVerifier({ directory });
+      // One bucket per account for REST and legacy: the account's own rate (spec 8.5).
+      const limiter = createPostgresRateLimiter({ pool: kit.pool, schema: VOICE_SCHEMA });
+      kit.onStop('voice-speech', () => dependencies.speech.close());
+      kit.onStop('voice-sip', () => dependencies.sip.close());
+      kit.afterListen('voice-calls', () =>
+        startCallWorker({
+          attempts: createAttemptStore(kit.pool),
+          speech: dependencies.speech,
+          sip: dependencies.sip,
+          validateMarkup,
+          accounts: directory,
+          logger: kit.logger,
+          now,
+          reattemptIntervalMs: config.VOICE_REATTEMPT_INTERVAL,
+          ringTimeoutMs: config.VOICE_RING_TIMEOUT,
+          leaseMs: config.VOICE_CALL_LEASE,
+          pollIntervalMs: config.VOICE_POLL_INTERVAL,
+          concurrency: config.VOICE_CONCURRENT_CALLS,
+          reportRetryPeriodMs: config.VOICE_REPORT_RETRY_PERIOD,
+        }),
+      );
+      const app = createApp({
+        messages: createMessageStore(kit.pool, now),
+        policy,
+        validateMarkup,
+        basicAuth: basicAccountAccess(verifier, {
+          realm: 'Text-to-voice',
+          permission: TEXT_TO_VOICE,
+          limiter,
+        }),
+        verifier,
+        limiter,
+        idempotencyStore: createPostgresIdempotencyStore({ pool: kit.pool, schema: VOICE_SCHEMA }),
+        logger: kit.logger,
+        metrics: kit.metrics,
+        readiness: kit.readiness,
+        trustProxy: config.TRUSTED_PROXIES,
+        validateResponses: config.NODE_ENV === 'test',
+      });
+      return { app, accounts: directory };
+    },
+  });
+}
+
+/** The whole service, background included, without listening (component tests). */
+export const startVoiceService = (
+  config: VoiceConfig,
+  runtime: ServiceDependencies,
+  dependencies: VoiceDependencies,
+) => startWithBackground(voiceService(dependencies), config, runtime);
+
+export type VoiceService = Awaited<ReturnType<typeof startVoiceService>>;
