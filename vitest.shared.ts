@@ -23,6 +23,9 @@ export function testProjects() {
             include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
             exclude: ['**/*.integration.test.ts', '**/*.e2e.test.ts', '**/node_modules/**'],
             testTimeout: 20_000,
+            // Component tests start an embedded Postgres (and simulators) per file: on a loaded
+            // 2-core machine that alone can pass vitest's 10 s default.
+            hookTimeout: 60_000,
           },
         },
         {
