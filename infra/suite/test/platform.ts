@@ -578,6 +578,8 @@ export async function startRcsProcesses(): Promise<RcsPlatform> {
         RCS_RBM_CLIENT_TOKEN: clientToken,
         RCS_WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
         RCS_WEBHOOK_CONSUMER_GROUP: `rcs-webhooks-e2e-${run}`,
+        RCS_DELIVERY_CONSUMER_GROUP: `rcs-delivery-e2e-${run}`,
+        RCS_SMS_STATUS_CONSUMER_GROUP: `rcs-sms-status-e2e-${run}`,
       },
     });
     const gateway = group.add('gateway', {

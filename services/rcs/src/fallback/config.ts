@@ -1,4 +1,4 @@
-import { durationMs, prepaidBillingSettings } from '@msg/config';
+import { durationMs, prepaidBillingSettings, z } from '@msg/config';
 
 /** Settings of the SMS fallback and TTL expiry (merged into the service's settings by config.ts). */
 export const fallbackSettingsShape = {
@@ -9,6 +9,11 @@ export const fallbackSettingsShape = {
   RCS_TTL_SWEEP_INTERVAL: durationMs('5s').describe(
     'Pause between sweeps for messages whose TTL passed undelivered (revoke at RBM, then SMS fallback or TTL_EXPIRED).',
   ),
+  RCS_SMS_STATUS_CONSUMER_GROUP: z
+    .string()
+    .min(1)
+    .default('rcs-sms-status')
+    .describe('Kafka consumer group reading sms.status.v1 for the fallback SMS outcomes.'),
 };
 
 export interface FallbackSettings {
@@ -16,4 +21,5 @@ export interface FallbackSettings {
   BILLING_INTERNAL_TOKEN?: string | undefined;
   RCS_SMS_FALLBACK_TTL: number;
   RCS_TTL_SWEEP_INTERVAL: number;
+  RCS_SMS_STATUS_CONSUMER_GROUP: string;
 }

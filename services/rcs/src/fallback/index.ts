@@ -50,7 +50,12 @@ export async function startFallback(
     logger: kit.logger,
   });
   kit.afterListen('rcs-sms-status', () =>
-    startSmsStatusConsumer({ bus: kit.bus, pool: kit.pool, logger: kit.logger }),
+    startSmsStatusConsumer({
+      bus: kit.bus,
+      pool: kit.pool,
+      logger: kit.logger,
+      groupId: settings.RCS_SMS_STATUS_CONSUMER_GROUP,
+    }),
   );
   kit.afterListen('rcs-ttl-sweeper', () => ttlSweeper.start());
   return { smsFallback, ttlSweeper };

@@ -7,7 +7,6 @@ import { RCS_SCHEMA } from '../schema.js';
 import { failMessage, lockMessage } from './message-outcome.js';
 
 /** Consumer group of the fallback SMS's reports on sms.status.v1. */
-export const SMS_STATUS_GROUP = 'rcs-sms-status';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -55,16 +54,18 @@ export function startSmsStatusConsumer({
   bus,
   pool,
   logger,
+  groupId,
 }: {
   bus: Bus;
   pool: pg.Pool;
   logger: Logger;
+  groupId: string;
 }): Promise<Subscription> {
   const log = logger.child({ component: 'rcs-sms-status' });
   const apply = createSmsStatusApplier(pool);
   return subscribeToSmsStatus(bus, {
     owner: 'rcs',
-    groupId: SMS_STATUS_GROUP,
+    groupId,
     fromBeginning: true,
     handler: async (status, event) => {
       const failed = await apply(status);
