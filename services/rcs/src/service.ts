@@ -10,7 +10,12 @@ import {
 import { OUTBOX_MIGRATIONS_DIR } from '@msg/bus';
 import { Topics } from '@msg/contracts';
 import { OPT_OUT_MIGRATIONS_DIR } from '@msg/optout';
-import { defineService, type ServiceDependencies, startWithBackground } from '@msg/service-kit';
+import {
+  defineService,
+  repeatEvery,
+  type ServiceDependencies,
+  startWithBackground,
+} from '@msg/service-kit';
 import { createAgentStore } from './agents/agent-store.js';
 import { createApp } from './app.js';
 import { createCapabilityChecker } from './capability/index.js';
@@ -23,6 +28,7 @@ import {
 import { createAccountSettingsStore } from './fallback/account-settings.js';
 import { FALLBACK_TOPICS, startFallback } from './fallback/index.js';
 import { rcsAccess } from './http/access.js';
+import { purgeHandledPushes } from './inbound/push-retention.js';
 import { inboundRoutes } from './inbound/routes.js';
 import { createMessageStore } from './messages/message-store.js';
 import { createAgentClients } from './rbm/agent-clients.js';
@@ -110,6 +116,14 @@ export const rcsService = defineService({
         }
       },
     });
+    const purgePushes = purgeHandledPushes(kit.pool);
+    kit.afterListen('rcs-push-retention', () =>
+      repeatEvery(
+        3_600_000,
+        async () => void (await purgePushes()),
+        (error) => kit.logger.warn('purging handled RBM pushes failed', { error }),
+      ),
+    );
     const app = createApp({
       routes: (router) => {
         messageRoutes(router, { agents, messages, settings, subscriptions, capability });
