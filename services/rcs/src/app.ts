@@ -1,5 +1,5 @@
 import { openapiDocumentPath } from '@msg/contracts';
-import { createService, type ReadinessCheck } from '@msg/http';
+import { createService, type IdempotencyStore, type ReadinessCheck } from '@msg/http';
 import type { Logger } from '@msg/logger';
 import type { Express, RequestHandler } from 'express';
 import type { Registry } from 'prom-client';
@@ -12,6 +12,11 @@ export interface RcsAppDeps {
   access: RequestHandler;
   /** The document's adminBearer: RCS_ADMIN_TOKEN (requireServiceToken). */
   adminBearer: RequestHandler;
+  /**
+   * Idempotency-Key records of POST /rcs/v1/messages (createPostgresIdempotencyStore), scoped to
+   * the authenticated account. Absent (an app built for one route in a test): keys are ignored.
+   */
+  idempotencyStore?: IdempotencyStore;
   /** Mounts the operations beyond health (messages, agents; webhooks of their own branch). */
   routes?: (app: Express) => void;
   logger: Logger;
@@ -55,6 +60,10 @@ export function createApp(deps: RcsAppDeps) {
       clientIdAuth: (_req, _res, next) => next(),
       adminBearer: deps.adminBearer,
     },
+    // The access chain (apiKeyAuth) set req.account: a key is the account's, never another's.
+    ...(deps.idempotencyStore && {
+      idempotency: { store: deps.idempotencyStore, scope: (req) => req.account?.id },
+    }),
     routes: (app) => {
       app.get('/rcs/v1/health/live', getLiveness());
       app.get(

@@ -9,6 +9,7 @@ import {
 } from '@msg/auth';
 import { OUTBOX_MIGRATIONS_DIR } from '@msg/bus';
 import { Topics } from '@msg/contracts';
+import { createPostgresIdempotencyStore, IDEMPOTENCY_MIGRATIONS_DIR } from '@msg/http';
 import { OPT_OUT_MIGRATIONS_DIR } from '@msg/optout';
 import {
   defineService,
@@ -41,12 +42,14 @@ import { createTesterStore } from './testers/tester-store.js';
 import { startWebhooks, WEBHOOK_TOPICS } from './webhooks/index.js';
 
 /**
- * What the schema is made of: the outbox (@msg/bus), the rate buckets (@msg/auth), the opt-out
- * replica of the SMS fallback (@msg/optout), its tables.
+ * What the schema is made of: the outbox (@msg/bus), the rate buckets (@msg/auth), the
+ * Idempotency-Key records of the send (@msg/http), the opt-out replica of the SMS fallback
+ * (@msg/optout), its tables.
  */
 export const RCS_MIGRATIONS = [
   OUTBOX_MIGRATIONS_DIR,
   RATE_LIMIT_MIGRATIONS_DIR,
+  IDEMPOTENCY_MIGRATIONS_DIR,
   OPT_OUT_MIGRATIONS_DIR,
   fileURLToPath(new URL('../prisma/migrations', import.meta.url)),
 ];
@@ -138,6 +141,7 @@ export const rcsService = defineService({
         limiter: createPostgresRateLimiter({ pool: kit.pool, schema: RCS_SCHEMA }),
         perMinute: config.RCS_RATE_LIMIT_PER_MINUTE,
       }),
+      idempotencyStore: createPostgresIdempotencyStore({ pool: kit.pool, schema: RCS_SCHEMA }),
       adminBearer: requireServiceToken(config.RCS_ADMIN_TOKEN, {
         realm: 'rcs-agents',
         message: 'Missing or invalid token',

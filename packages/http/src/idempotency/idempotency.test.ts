@@ -34,9 +34,7 @@ const EXEMPT = [
   // rcs. RBM's push is deduplicated by the push's own message id (RBM sends no key); adding a
   // tester is idempotent by (agent_id, phone_number) (again: 200, current status); creating a
   // webhook and regenerating its secret answer a secret; disable, enable and test repeat
-  // harmlessly; agents are the operator's (a second create is 409). The send has no key yet:
-  // spec 4.5 shows none and client_message_id is echoed, not deduplicated (a retried send is
-  // a second message); listed so the inventory covers rcs, to be decided for the interface.
+  // harmlessly; agents are the operator's (a second create is 409). The send takes a key.
   'rcs POST /rcs/v1/rbm/events',
   'rcs POST /rcs/v1/testers',
   'rcs POST /v1/webhooks',
@@ -45,7 +43,6 @@ const EXEMPT = [
   'rcs POST /v1/webhooks/{webhook_id}/enable',
   'rcs POST /v1/webhooks/{webhook_id}/test',
   'rcs POST /internal/v1/agents',
-  'rcs POST /rcs/v1/messages',
 ];
 
 describe('postsTakingIdempotencyKey', () => {
@@ -61,8 +58,8 @@ describe('postsTakingIdempotencyKey', () => {
       }
     }
     expect(without.sort()).toEqual([...EXEMPT].sort());
-    // sms send, batch create and cancel, replypath send, voice send, admin republish, disable,
-    // enable, top-ups.
-    expect(keyed).toBe(9);
+    // sms send, batch create and cancel, replypath send, voice send, rcs send, admin republish,
+    // disable, enable, top-ups.
+    expect(keyed).toBe(10);
   });
 });

@@ -37,7 +37,8 @@ export const rcsErrorFormat: ErrorFormat = (err, req) => {
       body: { ...rest, code: 'VALIDATION_ERROR', message: VALIDATION_MESSAGE, details: { errors } },
     };
   }
-  // Another 400 naming fields (RECIPIENT_UNSUBSCRIBED) keeps them in the same place.
+  // Other refusals naming fields (400 RECIPIENT_UNSUBSCRIBED, the Idempotency-Key's 409
+  // IDEMPOTENCY_KEY_IN_USE and 422 IDEMPOTENCY_KEY_REUSED) keep them in the same place.
   const details = err.details.length > 0 ? { errors: err.details } : {};
   return { ...rendered, body: { ...rest, details } };
 };
