@@ -13,7 +13,7 @@ import { loadSuiteConfig } from '../src/config.js';
 import { createServiceAccountKey } from '../src/rbm-service-account.js';
 import { seedRcsAgent } from '../src/rcs-agent.js';
 import { seedReplypathPool } from '../src/replypath-pool.js';
-import { startSuite } from '../src/suite.js';
+import { type RunningSuite, startSuite } from '../src/suite.js';
 
 /** A running platform for end-to-end tests, whichever way it was started. */
 export interface Platform {
@@ -28,8 +28,11 @@ export interface Platform {
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const quietLogger = () => createLogger({ service: 'e2e', level: 'error' });
 
-/** The zero-setup default: one process, embedded PostgreSQL, in-process bus. */
-export async function startEmbedded(): Promise<Platform> {
+/**
+ * The zero-setup default: one process, embedded PostgreSQL, in-process bus (with the suite's
+ * simulators: the SIP callee and the translation API for voice).
+ */
+export async function startEmbedded(): Promise<RunningSuite> {
   const suite = await startSuite(
     loadSuiteConfig({
       PORT: '0',
@@ -442,6 +445,7 @@ export const replypathPlatforms: [string, () => Promise<Platform>][] = [
 /** An account created through the admin API and a client of the gateway with its password. */
 export interface GatewayAccount {
   name: string;
+  password: string;
   /** `Basic …` of the account. */
   basic: string;
   /** The gateway with the account's Basic credentials; answers instead of throwing on 4xx/5xx. */
@@ -473,7 +477,7 @@ export async function createGatewayAccount(
     retry: { limit: 0 },
     responseType: 'json',
   });
-  return { name, basic, gateway };
+  return { name, password, basic, gateway };
 }
 
 /** A platform the RCS end-to-end tests run on: a client that may send as an agent with credentials. */
