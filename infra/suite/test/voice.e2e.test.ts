@@ -1,13 +1,18 @@
 import { type CallbackReceiver, eventually, startCallbackReceiver } from '@msg/testing';
 import got, { type Got } from 'got';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSuite } from '../src/suite.js';
-import { createGatewayAccount, type GatewayAccount, startEmbedded } from './platform.js';
+import {
+  createGatewayAccount,
+  type GatewayAccount,
+  type VoicePlatform,
+  voicePlatforms,
+} from './platform.js';
 
 /**
- * Text-to-voice end to end on the embedded defaults (`pnpm start`'s shape): through the gateway
- * into the voice service, eSpeak NG speech in its worker process, a real SIP call with RTP audio
- * to the suite's SIP callee, the status query, and the delivery report through the notifier.
+ * Text-to-voice end to end, on the embedded defaults (`pnpm start`'s shape) and as deployed (one
+ * process per service, Kafka, Postgres): through the gateway into the voice service, eSpeak NG
+ * speech in its worker process, a real SIP call with RTP audio to the SIP callee, translation
+ * through the simulator, the status query, and the delivery report through the notifier.
  */
 interface CallRecord {
   to: string;
@@ -27,65 +32,65 @@ interface VoiceStatus {
 /** Registered with admin as the account's voice caller ID and default sender. */
 const CALLER_ID = '+442079460100';
 
-let platform: RunningSuite;
-let account: GatewayAccount;
-let gateway: Got;
-let callee: Got;
-let receiver: CallbackReceiver;
+describe.each(voicePlatforms)('text-to-voice end to end (%s)', (_name, start) => {
+  let platform: VoicePlatform;
+  let account: GatewayAccount;
+  let gateway: Got;
+  let callee: Got;
+  let receiver: CallbackReceiver;
 
-beforeAll(async () => {
-  platform = await startEmbedded();
-  receiver = await startCallbackReceiver();
-  callee = got.extend({ prefixUrl: platform.sipCalleeControlUrl, responseType: 'json' });
-  account = await createGatewayAccount(platform, 'voicee2e', ['text_to_voice'], {
-    voiceCallerIds: [CALLER_ID],
-    voiceDefaultSender: CALLER_ID,
-    callbacks: { voiceReportUrl: `${receiver.url}/voice-report` },
-  });
-  gateway = account.gateway;
-  // The account reaches the voice service over the bus: an unknown message is then 404, not 401.
-  await eventually(
-    async () => {
-      const res = await gateway.get('txt2voice/v1/messages/00000000-0000-4000-8000-000000000000');
-      return res.statusCode === 404 ? true : undefined;
-    },
-    'the account at the voice service',
-    30_000,
-    100,
-  );
-}, 240_000);
+  beforeAll(async () => {
+    platform = await start();
+    receiver = await startCallbackReceiver();
+    callee = got.extend({ prefixUrl: platform.sipCalleeControlUrl, responseType: 'json' });
+    account = await createGatewayAccount(platform, 'voicee2e', ['text_to_voice'], {
+      voiceCallerIds: [CALLER_ID],
+      voiceDefaultSender: CALLER_ID,
+      callbacks: { voiceReportUrl: `${receiver.url}/voice-report` },
+    });
+    gateway = account.gateway;
+    // The account reaches the voice service over the bus: an unknown message is then 404, not 401.
+    await eventually(
+      async () => {
+        const res = await gateway.get('txt2voice/v1/messages/00000000-0000-4000-8000-000000000000');
+        return res.statusCode === 404 ? true : undefined;
+      },
+      'the account at the voice service',
+      30_000,
+      100,
+    );
+  }, 240_000);
 
-afterAll(async () => {
-  await receiver?.close();
-  await platform?.stop();
-}, 60_000);
+  afterAll(async () => {
+    await receiver?.close();
+    await platform?.stop();
+  }, 60_000);
 
-async function send(body: Record<string, unknown>): Promise<string> {
-  const res = await gateway.post<{ transaction_id: string; status: string }>(
-    'txt2voice/v1/messages',
-    { json: { text: 'Your code is 1 2 3 4', play_count: 1, ...body } },
-  );
-  expect(res.statusCode, JSON.stringify(res.body)).toBe(202);
-  expect(res.body.status).toBe('accepted');
-  return res.body.transaction_id;
-}
+  async function send(body: Record<string, unknown>): Promise<string> {
+    const res = await gateway.post<{ transaction_id: string; status: string }>(
+      'txt2voice/v1/messages',
+      { json: { text: 'Your code is 1 2 3 4', play_count: 1, ...body } },
+    );
+    expect(res.statusCode, JSON.stringify(res.body)).toBe(202);
+    expect(res.body.status).toBe('accepted');
+    return res.body.transaction_id;
+  }
 
-const finished = (id: string) =>
-  eventually(
-    async () => {
-      const res = await gateway.get<VoiceStatus>(`txt2voice/v1/messages/${id}`);
-      expect(res.statusCode).toBe(200);
-      return res.body.status !== 'accepted' ? res.body : undefined;
-    },
-    `message ${id} finished`,
-    90_000,
-    250,
-  );
+  const finished = (id: string) =>
+    eventually(
+      async () => {
+        const res = await gateway.get<VoiceStatus>(`txt2voice/v1/messages/${id}`);
+        expect(res.statusCode).toBe(200);
+        return res.body.status !== 'accepted' ? res.body : undefined;
+      },
+      `message ${id} finished`,
+      90_000,
+      250,
+    );
 
-const callsTo = async (to: string) =>
-  (await callee.get<CallRecord[]>('calls')).body.filter((c) => c.to.endsWith(to.slice(1)));
+  const callsTo = async (to: string) =>
+    (await callee.get<CallRecord[]>('calls')).body.filter((c) => c.to.endsWith(to.slice(1)));
 
-describe('text-to-voice end to end (embedded defaults)', () => {
   it('when a message is sent, then the callee answers, hears RTP audio, and the message is completed with a duration', async () => {
     const to = '+447700900123';
     const id = await send({ to });
