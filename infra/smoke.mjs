@@ -255,6 +255,26 @@ async function main() {
   );
   check(`number lookup answered (${JSON.stringify(lookup).slice(0, 80)}...)`);
 
+  // A real call: speech in its worker, SIP and RTP to the suite's SIP callee (a listening human).
+  const call = expectStatus(
+    'POST /txt2voice/v1/messages',
+    await api(
+      platform.url,
+      '/txt2voice/v1/messages',
+      json({ to: '+46701740605', text: 'Smoke test', play_count: 1 }, { authorization: basic }),
+    ),
+    202,
+  );
+  check(`voice message accepted: ${call.transaction_id}`);
+  const called = await until(`voice message ${call.transaction_id} finished`, PATH_MS, async () => {
+    const res = await api(platform.url, `/txt2voice/v1/messages/${call.transaction_id}`, {
+      headers: { authorization: basic },
+    });
+    return { done: res.status === 200 && res.body.status !== 'accepted', value: res.body, res };
+  });
+  if (called.status !== 'completed') fail(`the voice call ended ${JSON.stringify(called)}`);
+  check(`voice message ${call.transaction_id} completed (${called.duration_seconds} s)`);
+
   check(`stopped with SIGTERM: every process gone after ${await platform.stop()} ms`);
 
   startedAt = Date.now();

@@ -5,6 +5,8 @@ export interface DemoAccount {
   username: string;
   password: string;
   apiKey: string;
+  /** Its registered voice caller ID and default sender (admin voiceCallerIds). */
+  voiceCallerId: string;
 }
 
 function adminApi(adminUrl: string, adminToken: string) {
@@ -26,7 +28,7 @@ export async function republishAccounts(adminUrl: string, adminToken: string): P
 
 /**
  * Makes sure the demo account exists with every permission and scope, the given password and API
- * key — through the admin API, exactly as an operator would. Safe to run on every start.
+ * key, and a registered voice caller ID — through the admin API, exactly as an operator would. Safe to run on every start.
  */
 export async function seedDemoAccount(
   adminUrl: string,
@@ -35,7 +37,12 @@ export async function seedDemoAccount(
 ): Promise<{ id: string }> {
   const api = adminApi(adminUrl, adminToken);
   const name = encodeURIComponent(demo.username);
-  const settings = { permissions: [...PERMISSIONS], numberScopes: [...NUMBER_SCOPES] };
+  const settings = {
+    permissions: [...PERMISSIONS],
+    numberScopes: [...NUMBER_SCOPES],
+    voiceCallerIds: [demo.voiceCallerId],
+    voiceDefaultSender: demo.voiceCallerId,
+  };
   try {
     await api.get(name);
     await api.patch(name, { json: { ...settings, callbacks: {} } });

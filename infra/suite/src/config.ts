@@ -51,6 +51,35 @@ export const suiteSettings = z.object({
   RBM_SIMULATOR_PORT: port(0).describe(
     'Port of the RBM simulator (its RBM API, /token and the /control API); 0 picks a free one.',
   ),
+  SIP_CALLEE_HOST: z
+    .ipv4()
+    .default('127.0.0.2')
+    .describe(
+      "Loopback address of the SIP callee (SIP, RTP, control API). Not voice's own 127.0.0.1: the SIP stack cannot send an INVITE to its own address (macOS: `sudo ifconfig lo0 alias 127.0.0.2`).",
+    ),
+  SIP_CALLEE_PORT: port(0).describe(
+    'SIP (UDP) port of the SIP callee the voice service calls (infra/sip-callee); 0 picks a free one.',
+  ),
+  SIP_CALLEE_CONTROL_PORT: port(0).describe(
+    'Port of the SIP callee control API (GET /calls, PUT /rules/:number); 0 picks a free one.',
+  ),
+  TRANSLATE_SIMULATOR_PORT: port(0).describe(
+    'Port of the translation API simulator (LibreTranslate-compatible) voice translates with; 0 picks a free one.',
+  ),
+  VOICE_DEFAULT_CALLER_ID: z
+    .string()
+    .regex(/^\+[1-9]\d{6,14}$/)
+    .default('+46701740690')
+    .describe(
+      "The voice service's own caller ID (spec 2.6 rule 3); a PTS fiction number by default.",
+    ),
+  DEMO_VOICE_CALLER_ID: z
+    .string()
+    .regex(/^\+[1-9]\d{6,14}$/)
+    .default('+46701740691')
+    .describe(
+      "The demo account's registered voice caller ID and default sender, provisioned for Swedish destinations.",
+    ),
   JWT_KEYS: z
     .string()
     .optional()

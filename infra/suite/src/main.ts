@@ -19,6 +19,8 @@ Messaging platform is running${suite.embeddedDatabase ? ' on embedded PostgreSQL
   Admin API (internal)   ${suite.adminUrl}   token: ${suite.adminToken}
   SMSC simulator control ${suite.smscControlUrl ?? '(real SMS centres configured)'}
   RBM simulator (RCS)    ${suite.rbmSimulatorUrl}   control: ${suite.rbmSimulatorUrl}/control
+  SIP callee (voice)     control: ${suite.sipCalleeControlUrl}   (GET /calls; numbers ending 486 busy, 603 reject, 777 machine)
+  Translation simulator  ${suite.translateSimulatorUrl}
   Services (direct)      ${Object.entries(suite.serviceUrls)
     .map(([name, url]) => `${name} ${url}`)
     .join('   ')}
@@ -31,6 +33,7 @@ Demo account (every permission and scope):
   password   ${suite.demo.password}
   API key    ${suite.demo.apiKey}
   RCS agent  ${suite.demoRcsAgentId}
+  Voice caller ID ${suite.demo.voiceCallerId}
 
 Try:
   curl -s ${suite.gatewayUrl}/v1/oauth/token -H 'content-type: application/json' \\
@@ -42,6 +45,9 @@ Try:
     -H 'content-type: application/json' -d '{"recipient":"+46701740605","agent_id":"${suite.demoRcsAgentId}","message":{"text":"Hello"},"dry_run":true}'
   curl -s -X POST ${suite.rbmSimulatorUrl}/control/users/%2B46701740605/text -H 'content-type: application/json' \\
     -d '{"agentId":"${suite.demoRcsAgentId}","text":"Hi from a phone"}'
+  curl -s ${suite.gatewayUrl}/txt2voice/v1/messages -u '${suite.demo.username}:${suite.demo.password}' \\
+    -H 'content-type: application/json' -d '{"to":"+46701740605","text":"Your code is 1 2 3 4","play_count":1}'
+  curl -s ${suite.sipCalleeControlUrl}/calls
   RCS_URL=${suite.serviceUrls.rcs} RCS_ADMIN_TOKEN=${suite.adminToken} pnpm rcs agents list
   REPLYPATH_URL=${suite.serviceUrls.replypath} REPLYPATH_ADMIN_TOKEN=${suite.adminToken} pnpm replypath list
 

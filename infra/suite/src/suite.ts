@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { adminService, loadAdminConfig } from '@msg/admin';
 import { batchService, loadBatchConfig } from '@msg/batch';
@@ -20,9 +23,12 @@ import {
   type ServiceParts,
   serveService,
 } from '@msg/service-kit';
+import { startSipCallee } from '@msg/sip-callee';
 import { loadSmsConfig, smsService } from '@msg/sms';
 import { loadSmscConnectorConfig, smscConnectorService } from '@msg/smsc-connector';
 import { startSmscSimulator } from '@msg/smsc-simulator';
+import { startTranslateSimulator } from '@msg/translate-simulator';
+import { deployedDependencies, loadVoiceConfig, voiceService } from '@msg/voice';
 import got from 'got';
 import { type DemoAccount, republishAccounts, seedDemoAccount } from './admin-client.js';
 import type { SuiteConfig } from './config.js';
@@ -48,6 +54,10 @@ export interface RunningSuite {
   demo: DemoAccount;
   /** The RCS agent the demo account may send as. */
   demoRcsAgentId: string;
+  /** Control API of the SIP callee the voice service calls (GET /calls, PUT /rules/:number). */
+  sipCalleeControlUrl: string;
+  /** The LibreTranslate-compatible simulator voice translates with. */
+  translateSimulatorUrl: string;
   /** The reply-path pool as seeded, folded into ranges for the start-up output. */
   replypathPool: string;
   embeddedDatabase: boolean;
@@ -256,6 +266,37 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
       }),
     );
 
+    // Voice calls a SIP endpoint of our own that answers as a listening human unless the dialled
+    // number's suffix says otherwise (infra/sip-callee), so a demo call completes out of the box;
+    // what it heard is on its control API. Recordings go to a directory removed at stop.
+    const recordDir = await mkdtemp(join(tmpdir(), 'suite-sip-callee-'));
+    closers.push(() => rm(recordDir, { recursive: true, force: true }));
+    const callee = await startSipCallee({
+      host: config.SIP_CALLEE_HOST,
+      sipPort: config.SIP_CALLEE_PORT,
+      controlPort: config.SIP_CALLEE_CONTROL_PORT,
+      recordDir,
+      logger: logger.child({ service: 'sip-callee' }),
+    });
+    closers.push(callee.close);
+    const translate = await startTranslateSimulator({
+      port: config.TRANSLATE_SIMULATOR_PORT,
+      logger: logger.child({ service: 'translate-simulator' }),
+    });
+    closers.push(translate.close);
+    // Spec defaults for reattempts and ring time: the demo behaves as deployed.
+    const voiceConfig = loadVoiceConfig({
+      ...common,
+      VOICE_SIP_TRUNK: `sip:${callee.sipHost}:${callee.sipPort}`,
+      VOICE_DEFAULT_CALLER_ID: config.VOICE_DEFAULT_CALLER_ID,
+      VOICE_PROVISIONED_NUMBERS: config.DEMO_VOICE_CALLER_ID,
+      VOICE_TRANSLATE_URL: translate.url,
+    });
+    const voiceUrl = await serve(
+      voiceService(await deployedDependencies(voiceConfig)),
+      voiceConfig,
+    );
+
     // /readyz on the gateway waits for the demo account to work end to end (waitUntilUsable).
     let demoUsable = false;
     const gateway = await startGateway(
@@ -270,6 +311,7 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
         UPSTREAM_REPLYPATH: replypathUrl,
         UPSTREAM_REPLYPATH_LEGACY: replypathLegacyUrl,
         UPSTREAM_RCS: rcsUrl,
+        UPSTREAM_VOICE: voiceUrl,
       }),
       {
         logger: logger.child({ service: 'gateway' }),
@@ -284,6 +326,7 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
       username: config.DEMO_USERNAME,
       password: config.DEMO_PASSWORD ?? secret(12),
       apiKey: config.DEMO_API_KEY ?? `demo_${secret()}`,
+      voiceCallerId: config.DEMO_VOICE_CALLER_ID,
     };
     const serviceUrls = {
       admin: adminUrl,
@@ -296,6 +339,7 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
       replypath: replypathUrl,
       'replypath-legacy': replypathLegacyUrl,
       rcs: rcsUrl,
+      voice: voiceUrl,
     };
     // On a developer's machine "ready" means usable end to end: consumers included.
     await Promise.all(started);
@@ -314,6 +358,8 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
       serviceUrls,
       ...(smscControlUrl && { smscControlUrl }),
       rbmSimulatorUrl: rbm.url,
+      sipCalleeControlUrl: callee.controlUrl,
+      translateSimulatorUrl: translate.url,
       demo,
       demoRcsAgentId: config.DEMO_RCS_AGENT_ID,
       replypathPool,

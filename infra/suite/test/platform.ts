@@ -13,7 +13,7 @@ import { loadSuiteConfig } from '../src/config.js';
 import { createServiceAccountKey } from '../src/rbm-service-account.js';
 import { seedRcsAgent } from '../src/rcs-agent.js';
 import { seedReplypathPool } from '../src/replypath-pool.js';
-import { startSuite } from '../src/suite.js';
+import { type RunningSuite, startSuite } from '../src/suite.js';
 
 /** A running platform for end-to-end tests, whichever way it was started. */
 export interface Platform {
@@ -28,8 +28,11 @@ export interface Platform {
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const quietLogger = () => createLogger({ service: 'e2e', level: 'error' });
 
-/** The zero-setup default: one process, embedded PostgreSQL, in-process bus. */
-export async function startEmbedded(): Promise<Platform> {
+/**
+ * The zero-setup default: one process, embedded PostgreSQL, in-process bus (with the suite's
+ * simulators: the SIP callee and the translation API for voice).
+ */
+export async function startEmbedded(): Promise<RunningSuite> {
   const suite = await startSuite(
     loadSuiteConfig({
       PORT: '0',
@@ -442,6 +445,7 @@ export const replypathPlatforms: [string, () => Promise<Platform>][] = [
 /** An account created through the admin API and a client of the gateway with its password. */
 export interface GatewayAccount {
   name: string;
+  password: string;
   /** `Basic …` of the account. */
   basic: string;
   /** The gateway with the account's Basic credentials; answers instead of throwing on 4xx/5xx. */
@@ -473,7 +477,33 @@ export async function createGatewayAccount(
     retry: { limit: 0 },
     responseType: 'json',
   });
-  return { name, basic, gateway };
+  return { name, password, basic, gateway };
+}
+
+/**
+ * The admin process (operator token `adminToken`) and a notifier on a consumer group of its own
+ * that may call local receivers: what every per-interface process platform stands on.
+ */
+function addAdminAndNotifier(
+  group: ProcessGroup,
+  adminPort: number,
+  notifierPort: number,
+  adminToken: string,
+) {
+  const admin = group.add('admin', {
+    script: 'services/admin/dist/main.js',
+    port: adminPort,
+    env: { ADMIN_TOKEN: adminToken, BILLING_INTERNAL_TOKEN: randomBytes(24).toString('hex') },
+  });
+  const notifier = group.add('notifier', {
+    script: 'services/notifier/dist/main.js',
+    port: notifierPort,
+    env: {
+      NOTIFIER_CONSUMER_GROUP: `notifier-e2e-${randomBytes(4).toString('hex')}`,
+      CALLBACK_ALLOW_PRIVATE_TARGETS: 'true',
+    },
+  });
+  return { admin, notifier };
 }
 
 /** A platform the RCS end-to-end tests run on: a client that may send as an agent with credentials. */
@@ -544,19 +574,7 @@ export async function startRcsProcesses(): Promise<RcsPlatform> {
     ];
     const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
     const run = randomBytes(4).toString('hex');
-    const admin = group.add('admin', {
-      script: 'services/admin/dist/main.js',
-      port: adminPort,
-      env: { ADMIN_TOKEN: adminToken, BILLING_INTERNAL_TOKEN: randomBytes(24).toString('hex') },
-    });
-    const notifier = group.add('notifier', {
-      script: 'services/notifier/dist/main.js',
-      port: notifierPort,
-      env: {
-        NOTIFIER_CONSUMER_GROUP: `notifier-e2e-${run}`,
-        CALLBACK_ALLOW_PRIVATE_TARGETS: 'true',
-      },
-    });
+    const { admin, notifier } = addAdminAndNotifier(group, adminPort, notifierPort, adminToken);
     const rbm = group.add('rbm-simulator', {
       script: 'infra/rbm-simulator/dist/main.js',
       port: rbmPort,
@@ -637,4 +655,75 @@ export async function startRcsProcesses(): Promise<RcsPlatform> {
 export const rcsPlatforms: [string, () => Promise<RcsPlatform>][] = [
   ['embedded defaults', startEmbeddedRcs],
   ['real Kafka and Postgres, one process per service', startRcsProcesses],
+];
+
+/** A platform the voice end-to-end tests run on: the SIP callee and the translation simulator. */
+export interface VoicePlatform extends Platform {
+  /** The SIP callee's control API (GET /calls). */
+  sipCalleeControlUrl: string;
+  /** The translation simulator voice translates with (GET /control/requests). */
+  translateSimulatorUrl: string;
+}
+
+/**
+ * Voice as deployed: admin, notifier, voice and the gateway as processes on real Postgres and
+ * Kafka, with the SIP callee and the translation simulator as processes of their own. The callee
+ * takes 127.0.0.1 and voice's SIP and RTP 127.0.0.2 (the SIP stack cannot call its own address).
+ */
+export async function startVoiceProcesses(): Promise<VoicePlatform> {
+  const group = await startProcessGroup();
+  try {
+    const ports: number[] = [];
+    for (let i = 0; i < 7; i++) ports.push(await freePort());
+    const [adminPort, notifierPort, voicePort, gatewayPort, controlPort, sipPort, translatePort] =
+      ports as [number, number, number, number, number, number, number];
+    const adminToken = randomBytes(24).toString('base64url');
+    const { admin, notifier } = addAdminAndNotifier(group, adminPort, notifierPort, adminToken);
+    // PORT is the group's; the callee's HTTP port is CONTROL_PORT.
+    const callee = group.add('sip-callee', {
+      script: 'infra/sip-callee/dist/main.js',
+      port: controlPort,
+      readyPath: '/calls',
+      env: { CONTROL_PORT: String(controlPort), SIP_PORT: String(sipPort) },
+    });
+    const translate = group.add('translate-simulator', {
+      script: 'infra/translate-simulator/dist/main.js',
+      port: translatePort,
+      readyPath: '/health',
+    });
+    const voice = group.add('voice', {
+      script: 'services/voice/dist/main.js',
+      port: voicePort,
+      env: {
+        VOICE_SIP_TRUNK: `sip:127.0.0.1:${sipPort}`,
+        VOICE_SIP_LOCAL_ADDRESS: '127.0.0.2',
+        VOICE_DEFAULT_CALLER_ID: '+46701740690',
+        VOICE_TRANSLATE_URL: translate.url,
+      },
+    });
+    const gateway = group.add('gateway', {
+      script: 'services/gateway/dist/main.js',
+      port: gatewayPort,
+      env: { UPSTREAM_VOICE: voice.url },
+    });
+    await Promise.all([callee, translate].map((p) => p.start()));
+    await Promise.all([admin, notifier, voice, gateway].map((p) => p.start()));
+    return {
+      gatewayUrl: gateway.url,
+      adminUrl: admin.url,
+      adminToken,
+      sipCalleeControlUrl: callee.url,
+      translateSimulatorUrl: translate.url,
+      stop: group.stop,
+    };
+  } catch (error) {
+    await group.stop();
+    throw error;
+  }
+}
+
+/** The platforms a voice end-to-end test runs on. */
+export const voicePlatforms: [string, () => Promise<VoicePlatform>][] = [
+  ['embedded defaults', startEmbedded],
+  ['real Kafka and Postgres, one process per service', startVoiceProcesses],
 ];

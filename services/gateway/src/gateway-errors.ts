@@ -9,7 +9,7 @@ import {
   UpstreamUnavailableError,
 } from '@msg/http';
 import type { Request } from 'express';
-import type { PublicRoute } from './routes.js';
+import { type PublicRoute, routingPath } from './routes.js';
 
 export interface RenderedError {
   status: number;
@@ -53,7 +53,8 @@ function renderInStyle(
 ): RenderedError {
   if (style === 'problem') return renderProblem(error, req, problemTypeBase);
   if (style === 'status-line') return renderStatusLine(error);
-  if (style === 'detail' && req.path.startsWith(VOICE_LEGACY_PATH))
+  // As routed: '/txt2voice//v1/sendtts' and '/txt2voice/x/../v1/sendtts' are refused as sendtts.
+  if (style === 'detail' && routingPath(req.path).startsWith(VOICE_LEGACY_PATH))
     return renderFormText(error, req);
   if (style === 'detail') {
     // Text-to-voice (spec 7.5): `{detail: [...]}`, as the voice service answers.

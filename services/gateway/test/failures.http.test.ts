@@ -62,6 +62,17 @@ describe('upstream down', () => {
     expect(res.headers.link).toBe('</txt2voice/v1/messages>; rel="successor-version"');
   });
 
+  it.each(['/txt2voice//v1/sendtts', '/txt2voice/x/../v1/sendtts'])(
+    'when the legacy path has empty or dot segments (%s), then 404 as form text',
+    async (path) => {
+      gateway = await startTestGateway({ UPSTREAM_VOICE: 'http://voice.invalid' });
+      const res = await request(gateway.url).get(`${path}?User=u&Pass=p`);
+      expect(res.status).toBe(404);
+      expect(res.headers['content-type']).toMatch(/^application\/x-www-form-urlencoded/);
+      expect(res.text).toMatch(/^request=false&error=/);
+    },
+  );
+
   it('when the service resets the connection, then 502', async () => {
     const app = express();
     app.use((req) => req.socket.destroy());

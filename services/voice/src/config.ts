@@ -4,8 +4,10 @@ import {
   envField,
   int,
   loadConfig,
+  secret,
   serviceSettings,
   trustSettings,
+  url,
   z,
 } from '@msg/config';
 import { isStrictE164 } from '@msg/phone';
@@ -29,6 +31,12 @@ export const voiceSettings = z.object({
       'The SIP trunk calls go to, `sip:[user[:password]@]host[:port]` (UDP, port 5060 by default; src/calls/sip-trunk.ts parses it for @msg/sip-call createSipCaller)',
     )
     .meta({ secret: true }),
+  VOICE_SIP_LOCAL_ADDRESS: z
+    .ipv4()
+    .default('127.0.0.1')
+    .describe(
+      'Our IPv4 address for SIP and RTP: bound, and announced in Via, Contact and SDP; the trunk must reach it (it may not be the trunk host itself: @msg/sip-call then cannot route the INVITE)',
+    ),
   VOICE_DEFAULT_CALLER_ID: e164().describe(
     "The service's default caller ID (spec 2.6 rule 3): used when neither the request nor the account names one; provisioned for Swedish destinations",
   ),
@@ -55,6 +63,20 @@ export const voiceSettings = z.object({
   ),
   VOICE_CONCURRENT_CALLS: int({ min: 1, max: 1000, default: 20 }).describe(
     'Calls one replica places at the same time',
+  ),
+  VOICE_SPEECH_WORKERS: int({ min: 1, max: 64, default: 1 }).describe(
+    'Speech synthesis worker processes (eSpeak NG, @msg/speech); more texts than workers wait their turn',
+  ),
+  VOICE_TRANSLATE_URL: url({ protocols: ['http:', 'https:'] })
+    .optional()
+    .describe(
+      'Base URL of a LibreTranslate-compatible API (spec 4.6: text in another language is translated before speech); unset: such text is spoken as given',
+    ),
+  VOICE_TRANSLATE_API_KEY: secret()
+    .optional()
+    .describe('API key sent to the translation API (`api_key`), when it wants one'),
+  VOICE_TRANSLATE_TIMEOUT: durationMs('10s').describe(
+    'How long one translation request may take before the attempt fails (failure_code 5)',
   ),
   VOICE_REPORT_RETRY_PERIOD: durationMs('1h').describe(
     'How long the notifier retries a delivery report to an unreachable URL before giving it up (spec 6.4 "a limited period")',

@@ -8,3 +8,4 @@ export {
   type VoiceService,
   voiceService,
 } from './service.js';
+export { deployedDependencies } from './wiring.js';

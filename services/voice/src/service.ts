@@ -9,12 +9,13 @@ import { OUTBOX_MIGRATIONS_DIR } from '@msg/bus';
 import { Topics } from '@msg/contracts';
 import { createPostgresIdempotencyStore, IDEMPOTENCY_MIGRATIONS_DIR } from '@msg/http';
 import { defineService, type ServiceDependencies, startWithBackground } from '@msg/service-kit';
+import { parseSpeechMarkup } from '@msg/speech';
+import type { LanguageDetector, Translator } from '@msg/translate';
 import { createApp } from './app.js';
 import { createAttemptStore } from './calls/attempt-store.js';
 import { startCallWorker } from './calls/call-worker.js';
 import type { CallerIdPolicy } from './calls/caller-id.js';
 import type { SipCaller, SpeechEngine, ValidateMarkup } from './calls/ports.js';
-import { strictMarkupCheck } from './calls/strict-markup.js';
 import { loadVoiceConfig, type VoiceConfig } from './config.js';
 import { createMessageStore } from './messages/message-store.js';
 import { TEXT_TO_VOICE } from './permission.js';
@@ -29,15 +30,21 @@ export const VOICE_MIGRATIONS = [
 ];
 
 /**
- * THE INJECTION POINT of speech and telephony. The service does not build them: whoever starts
- * it passes the speech engine (@msg/speech createSpeechEngine) and the SIP caller (@msg/sip-call
- * createSipCaller on VOICE_SIP_TRUNK); tests pass fakes. The service closes both at shutdown.
+ * THE INJECTION POINT of speech, telephony and translation. The service does not build them:
+ * the deployed process passes the speech engine (@msg/speech createSpeechEngine), the SIP caller
+ * (@msg/sip-call createSipCaller on VOICE_SIP_TRUNK) and the translator of VOICE_TRANSLATE_URL
+ * (src/wiring.ts, deployedDependencies); tests pass fakes. The service closes speech and SIP at
+ * shutdown.
  */
 export interface VoiceDependencies {
   speech: SpeechEngine;
   sip: SipCaller;
-  /** The legacy Msg check; default a strict XML check (@msg/speech parseSpeechMarkup at merge). */
+  /** The legacy Msg check; default @msg/speech parseSpeechMarkup. */
   validateMarkup?: ValidateMarkup;
+  /** Spec 4.6's translator; absent: text in another language is spoken as given (logged). */
+  translator?: Translator;
+  /** The language detector before translation; default @msg/translate detectLanguage. */
+  detector?: LanguageDetector;
   /** The clock of acceptance, claims, reattempts and leases; tests inject one. */
   now?: () => Date;
 }
@@ -56,7 +63,7 @@ export function voiceService(dependencies: VoiceDependencies) {
       const directory = await kit.accountDirectory();
       kit.outboxRelay();
       const now = dependencies.now ?? (() => new Date());
-      const validateMarkup = dependencies.validateMarkup ?? strictMarkupCheck;
+      const validateMarkup = dependencies.validateMarkup ?? parseSpeechMarkup;
       const policy: CallerIdPolicy = {
         serviceDefault: config.VOICE_DEFAULT_CALLER_ID,
         provisioned: config.VOICE_PROVISIONED_NUMBERS ?? [],
@@ -64,6 +71,11 @@ export function voiceService(dependencies: VoiceDependencies) {
       const verifier = createCredentialVerifier({ directory });
       // One bucket per account for REST and legacy: the account's own rate (spec 8.5).
       const limiter = createPostgresRateLimiter({ pool: kit.pool, schema: VOICE_SCHEMA });
+      if (!dependencies.translator) {
+        kit.logger.info(
+          'voice: no translator configured (VOICE_TRANSLATE_URL): text in another language than its language is spoken as given',
+        );
+      }
       kit.onStop('voice-speech', () => dependencies.speech.close());
       kit.onStop('voice-sip', () => dependencies.sip.close());
       kit.afterListen('voice-calls', () =>
@@ -72,6 +84,8 @@ export function voiceService(dependencies: VoiceDependencies) {
           speech: dependencies.speech,
           sip: dependencies.sip,
           validateMarkup,
+          ...(dependencies.translator && { translator: dependencies.translator }),
+          ...(dependencies.detector && { detector: dependencies.detector }),
           accounts: directory,
           logger: kit.logger,
           now,

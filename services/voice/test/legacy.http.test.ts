@@ -1,6 +1,6 @@
 import type { AccountState } from '@msg/contracts';
+import { LEGACY_LANGUAGES } from '@msg/speech';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LEGACY_LANGUAGES } from '../src/languages.js';
 import {
   PASSWORD,
   PROVISIONED,
@@ -110,6 +110,13 @@ describe('GET /txt2voice/v1/sendtts (legacy)', () => {
     expect((await stored(transactionIdOf(res.text))).markup).toBe(msg);
   });
 
+  it('when the query is encoded by hand (reserved characters unescaped, + for a space), then it is read as such', async () => {
+    const raw = `User=${acct.name}&Pass=${PASSWORD}&To=%2B447911123456&Msg=Kod+<break time="1s"/>1+2+3`;
+    const res = await voice.raw().get(`/txt2voice/v1/sendtts?${raw}`);
+    expect(res.status, res.text).toBe(202);
+    expect((await stored(transactionIdOf(res.text))).markup).toBe('Kod <break time="1s"/>1 2 3');
+  });
+
   it.each(['<break time="1s">', 'a </prosody>', '<prosody rate="slow">x', 'a & b'])(
     'when Msg is malformed XML (%s), then 400',
     async (msg) => {
@@ -154,12 +161,29 @@ describe('GET /txt2voice/v1/sendtts (legacy)', () => {
     expect((await voice.sendtts(query({ To: '0701234567', From: PROVISIONED }))).status).toBe(202);
   });
 
-  it('when the call is placed, then the speech engine gets the markup', async () => {
-    const msg = 'Kod <break time="1s"/>1 2 3';
+  it('when the call is placed, then the speech engine gets the parsed markup to obey', async () => {
+    const msg = 'Kod <break time="1s"/>1 2 <prosody rate="slow">3</prosody>';
     const res = await voice.sendtts(query({ Msg: msg, Lang: 'SE' }));
     const id = transactionIdOf(res.text);
     await voice.finished(acct, id);
     const request = voice.speech.requests.find((r) => r.text === msg);
-    expect(request).toMatchObject({ language: 'sv', markup: msg });
+    expect(request).toMatchObject({
+      language: 'sv',
+      markup: {
+        parts: [
+          { kind: 'text', text: 'Kod ' },
+          { kind: 'break', ms: 1000 },
+          { kind: 'text', text: '1 2 ' },
+          { kind: 'text', text: '3', prosody: { rate: 75 } },
+        ],
+      },
+    });
+  });
+
+  it('when Msg has no marks, then it is spoken as plain text (entities decoded), without markup', async () => {
+    const res = await voice.sendtts(query({ Msg: 'Kod 1 2 3 &amp; klart', Lang: 'SE' }));
+    await voice.finished(acct, transactionIdOf(res.text));
+    const request = voice.speech.requests.find((r) => r.text === 'Kod 1 2 3 & klart');
+    expect(request).toEqual({ text: 'Kod 1 2 3 & klart', language: 'sv', gender: 'male' });
   });
 });

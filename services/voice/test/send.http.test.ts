@@ -1,6 +1,6 @@
 import type { AccountState } from '@msg/contracts';
+import { VOICE_LANGUAGES } from '@msg/speech';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VOICE_LANGUAGES } from '../src/languages.js';
 import {
   PROVISIONED,
   REGISTERED,

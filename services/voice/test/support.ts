@@ -7,6 +7,7 @@ import {
   startTestRuntime,
   type TestRuntime,
 } from '@msg/testing';
+import type { Translator } from '@msg/translate';
 import request from 'supertest';
 import { loadVoiceConfig } from '../src/config.js';
 import { startVoiceService } from '../src/service.js';
@@ -24,7 +25,7 @@ export interface TestOptions {
   /** Share another instance's database and bus (a second replica, a restart). */
   runtime?: TestRuntime;
   /** The SIP caller (default: a fake answering every call). */
-  deps?: { sip?: ReturnType<typeof fakeSipCaller>; now?: () => Date };
+  deps?: { sip?: ReturnType<typeof fakeSipCaller>; now?: () => Date; translator?: Translator };
 }
 
 const passwordHash = await hashSecret(PASSWORD);
@@ -50,7 +51,12 @@ export async function startTestVoice(options: TestOptions = {}) {
       ...options.env,
     }),
     runtime,
-    { speech, sip, ...(options.deps?.now && { now: options.deps.now }) },
+    {
+      speech,
+      sip,
+      ...(options.deps?.now && { now: options.deps.now }),
+      ...(options.deps?.translator && { translator: options.deps.translator }),
+    },
   );
   const published: { topic: string; value: EventEnvelope }[] = [];
   const recorder = await runtime.bus.subscribe({

@@ -1,15 +1,16 @@
 import type { AccountLookup } from '@msg/auth';
 import type { Logger } from '@msg/logger';
+import { TranslationError } from '@msg/translate';
 import { reportRequest } from '../reports/delivery-report.js';
 import type { AttemptStore, ClaimedAttempt } from './attempt-store.js';
 import { type AttemptResult, nextStep, sipStatusOf } from './outcome.js';
-import type { SipCaller, SpeechEngine, ValidateMarkup } from './ports.js';
+import type { SipCaller, SpeechEngine } from './ports.js';
+import { type SpeechInputOptions, speechRequestOf } from './speech-input.js';
 
-export interface CallWorkerOptions {
+export interface CallWorkerOptions extends SpeechInputOptions {
   attempts: AttemptStore;
   speech: SpeechEngine;
   sip: SipCaller;
-  validateMarkup: ValidateMarkup;
   /** The voice report URL of a finished message's account (accounts.v1). */
   accounts: AccountLookup;
   logger: Logger;
@@ -82,17 +83,20 @@ export function startCallWorker(options: CallWorkerOptions): CallWorker {
   async function placeCall(claimed: ClaimedAttempt): Promise<AttemptResult> {
     let audio: Buffer;
     try {
-      const markup = claimed.markup === null ? undefined : options.validateMarkup(claimed.markup);
-      if (markup && !markup.ok) throw new Error(`stored markup no longer parses: ${markup.error}`);
-      const speech = await options.speech.synthesize({
-        text: claimed.text,
-        language: claimed.language,
-        gender: claimed.gender,
-        ...(markup?.ok && { markup: markup.markup }),
-      });
-      audio = speech.mulaw;
+      const request = await speechRequestOf(claimed, options);
+      audio = (await options.speech.synthesize(request)).mulaw;
     } catch (err) {
-      logger.error('voice synthesis failed', { transactionId: claimed.transactionId, err });
+      const { transactionId } = claimed;
+      if (err instanceof TranslationError) {
+        // The failure kind and status only: the provider's answer may quote the text.
+        logger.error('voice translation failed', {
+          transactionId,
+          failure: err.failure,
+          status: err.status,
+        });
+        return { kind: 'translation_failed', message: err.failure };
+      }
+      logger.error('voice synthesis failed', { transactionId, err });
       return { kind: 'synthesis_failed', message: (err as Error).message };
     }
     try {

@@ -41,6 +41,7 @@ describe('nextStep (spec 3.4)', () => {
 
   it.each([
     { kind: 'error', message: 'x' },
+    { kind: 'translation_failed', message: 'x' },
     { kind: 'synthesis_failed', message: 'x' },
   ] as const)('when $kind on the first attempt, then failed 5 at once', (result) => {
     expect(nextStep(result, 1)).toMatchObject({ status: 'failed', failureCode: 5 });

@@ -3,8 +3,14 @@ import type { CallOutcome } from './ports.js';
 /** Spec 3.4 / 8.5: the first call and 2 reattempts. */
 export const MAX_ATTEMPTS = 3;
 
-/** What ended an attempt: the call's outcome, or the speech engine failing before any call. */
-export type AttemptResult = CallOutcome | { kind: 'synthesis_failed'; message: string };
+/**
+ * What ended an attempt: the call's outcome, or translation (spec 4.6) or the speech engine
+ * failing before any call.
+ */
+export type AttemptResult =
+  | CallOutcome
+  | { kind: 'translation_failed'; message: string }
+  | { kind: 'synthesis_failed'; message: string };
 
 /** The message's end (3.4): completed, failed 1 (not delivered) or failed 5 (internal error). */
 export interface FinalOutcome {
@@ -27,7 +33,7 @@ const failed = (failureCode: 1 | 5): NextStep => ({
 /**
  * Spec 3.4's transitions after attempt `attempt` (1-based): answered → completed; busy or not
  * answered → another attempt while reattempts remain, else failed 1; rejected (603 and other
- * final refusals) → failed 1 at once; our error or a synthesis failure → failed 5 at once.
+ * final refusals) → failed 1 at once; our error or a translation or synthesis failure → failed 5 at once.
  */
 export function nextStep(result: AttemptResult, attempt: number): NextStep {
   switch (result.kind) {
@@ -45,6 +51,7 @@ export function nextStep(result: AttemptResult, attempt: number): NextStep {
     case 'rejected':
       return failed(1);
     case 'error':
+    case 'translation_failed':
     case 'synthesis_failed':
       return failed(5);
   }

@@ -1,10 +1,4 @@
-/** The SIP trunk calls go to (the shape of @msg/sip-call's SipTrunk, UDP). */
-export interface SipTrunk {
-  host: string;
-  port: number;
-  username?: string;
-  password?: string;
-}
+import type { SipTrunk } from '@msg/sip-call';
 
 const TRUNK = /^sip:(?:([^:@]+)(?::([^@]*))?@)?([^:@/;?]+)(?::(\d{1,5}))?$/;
 

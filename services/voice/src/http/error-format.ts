@@ -9,7 +9,8 @@ import { LEGACY_HEADERS, SENDTTS_PATH } from '../legacy/legacy-answer.js';
  * reaches this format there is the document's rules (unknown parameters) and unexpected errors.
  */
 export const voiceErrorFormat: ErrorFormat = (err, req) => {
-  if (req.path !== SENDTTS_PATH) return detailErrorFormat(err, req);
+  // Its variants too ('/sendtts/', a NUL appended): refused in the operation's own format.
+  if (!req.path.startsWith(SENDTTS_PATH)) return detailErrorFormat(err, req);
   const rendered = formTextErrorFormat(err, req);
   return { ...rendered, headers: { ...rendered.headers, ...LEGACY_HEADERS } };
 };
