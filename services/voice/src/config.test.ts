@@ -34,4 +34,18 @@ describe('loadVoiceConfig', () => {
       expect(text).toContain(key);
     }
   });
+
+  it('when SIP and RTP ports are given, then the range is read as two even-based bounds; a bad range is named', () => {
+    const config = loadVoiceConfig({
+      VOICE_DEFAULT_CALLER_ID: '+46812345678',
+      VOICE_SIP_PORT: '5060',
+      VOICE_RTP_PORTS: '20000-20999',
+    });
+    expect(config).toMatchObject({ VOICE_SIP_PORT: 5060, VOICE_RTP_PORTS: [20000, 20999] });
+    for (const bad of ['20001-20999', '20000', '20999-20000', '20000-70000']) {
+      expect(() =>
+        loadVoiceConfig({ VOICE_DEFAULT_CALLER_ID: '+46812345678', VOICE_RTP_PORTS: bad }),
+      ).toThrow(/VOICE_RTP_PORTS/);
+    }
+  });
 });

@@ -37,6 +37,20 @@ export const voiceSettings = z.object({
     .describe(
       'Our IPv4 address for SIP and RTP: bound, and announced in Via, Contact and SDP; the trunk must reach it (it may not be the trunk host itself: @msg/sip-call then cannot route the INVITE)',
     ),
+  VOICE_SIP_PORT: int({ min: 0, max: 65_535, default: 0 }).describe(
+    'UDP port of our SIP user agent; 0: a free port (development); 5060 where a trunk allow-lists it',
+  ),
+  VOICE_RTP_PORTS: envField('expected two even ports low-high, e.g. 20000-20999', (raw) => {
+    const match = /^(\d{1,5})-(\d{1,5})$/.exec(raw);
+    const [low, high] = [Number(match?.[1]), Number(match?.[2])];
+    return match && low % 2 === 0 && low < high && high <= 65_535
+      ? ([low, high] as [number, number])
+      : undefined;
+  })
+    .optional()
+    .describe(
+      'UDP port range of call audio (RTP), one even port per call, e.g. 20000-20999 for a firewall rule; unset: free ports',
+    ),
   VOICE_DEFAULT_CALLER_ID: e164().describe(
     "The service's default caller ID (spec 2.6 rule 3): used when neither the request nor the account names one; provisioned for Swedish destinations",
   ),

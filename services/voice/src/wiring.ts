@@ -17,7 +17,12 @@ export async function deployedDependencies(config: VoiceConfig): Promise<VoiceDe
       'voice: VOICE_SIP_TRUNK is required to place calls (sip:[user:pass@]host:port)',
     );
   }
-  const sip = await createSipCaller({ trunk, localAddress: config.VOICE_SIP_LOCAL_ADDRESS });
+  const sip = await createSipCaller({
+    trunk,
+    localAddress: config.VOICE_SIP_LOCAL_ADDRESS,
+    sipPort: config.VOICE_SIP_PORT,
+    ...(config.VOICE_RTP_PORTS && { rtpPorts: config.VOICE_RTP_PORTS }),
+  });
   const speech = createSpeechEngine({ workers: config.VOICE_SPEECH_WORKERS });
   const translator = config.VOICE_TRANSLATE_URL
     ? createTranslator({
