@@ -8,9 +8,13 @@ import {
   type TestRuntime,
 } from '@msg/testing';
 import request from 'supertest';
+import type { SipCaller, SpeechEngine } from '../src/calls/ports.js';
 import { loadVoiceConfig } from '../src/config.js';
 import { startVoiceService } from '../src/service.js';
 import { fakeSipCaller, fakeSpeech } from './fakes.js';
+
+type FakeSip = ReturnType<typeof fakeSipCaller>;
+type FakeSpeech = ReturnType<typeof fakeSpeech>;
 
 export const PASSWORD = 'voice-test-password';
 /** VOICE_DEFAULT_CALLER_ID of the tests. */
@@ -19,12 +23,19 @@ export const SERVICE_CALLER_ID = '+46812345678';
 export const PROVISIONED = '+46701111111';
 export const REGISTERED = '+4420700000001';
 
-export interface TestOptions {
+export interface TestOptions<
+  Sip extends SipCaller = FakeSip,
+  Speech extends SpeechEngine = FakeSpeech,
+> {
   env?: Record<string, string>;
   /** Share another instance's database and bus (a second replica, a restart). */
   runtime?: TestRuntime;
-  /** The SIP caller (default: a fake answering every call). */
-  deps?: { sip?: ReturnType<typeof fakeSipCaller>; now?: () => Date };
+  /**
+   * The SIP caller (default: a fake answering every call) and the speech engine (default: a fake
+   * failing only "cannot be spoken"); the integration tests pass the real ones. The service
+   * closes both when it stops.
+   */
+  deps?: { sip?: Sip; speech?: Speech; now?: () => Date };
 }
 
 const passwordHash = await hashSecret(PASSWORD);
@@ -33,12 +44,17 @@ const passwordHash = await hashSecret(PASSWORD);
  * The voice service on embedded Postgres and the in-process bus, with fake speech and SIP ports,
  * a recorder of voice.events.v1 and callbacks.v1, and helpers that play the admin service.
  */
-export async function startTestVoice(options: TestOptions = {}) {
+export async function startTestVoice<
+  Sip extends SipCaller = FakeSip,
+  Speech extends SpeechEngine = FakeSpeech,
+>(options: TestOptions<Sip, Speech> = {}) {
   const runtime = options.runtime ?? (await startTestRuntime({ service: 'voice' }));
   const ownsRuntime = !options.runtime;
-  // The speech engine fails for one text, so tests can reach failure_code 5.
-  const speech = fakeSpeech((r) => r.text === 'cannot be spoken');
-  const sip = options.deps?.sip ?? fakeSipCaller();
+  // The fake speech engine fails for one text, so tests can reach failure_code 5. The casts hold
+  // because a test that passes no engine (no caller) gets the default type parameter, the fake.
+  const speech =
+    options.deps?.speech ?? (fakeSpeech((r) => r.text === 'cannot be spoken') as unknown as Speech);
+  const sip = options.deps?.sip ?? (fakeSipCaller() as unknown as Sip);
   const service = await startVoiceService(
     loadVoiceConfig({
       LOG_LEVEL: 'error',
@@ -112,11 +128,15 @@ export async function startTestVoice(options: TestOptions = {}) {
     raw: () => request(app),
 
     /** Waits until the message reached a final state and answers its status. */
-    async finished(acct: AccountState, transactionId: string) {
-      return eventually(async () => {
-        const res = await this.status(acct, transactionId);
-        return res.body.status !== 'accepted' ? res.body : undefined;
-      }, `message ${transactionId} finished`);
+    async finished(acct: AccountState, transactionId: string, timeoutMs?: number) {
+      return eventually(
+        async () => {
+          const res = await this.status(acct, transactionId);
+          return res.body.status !== 'accepted' ? res.body : undefined;
+        },
+        `message ${transactionId} finished`,
+        timeoutMs,
+      );
     },
 
     /** The callbacks.v1 requests published so far about `transactionId`. */
@@ -144,4 +164,4 @@ export async function startTestVoice(options: TestOptions = {}) {
   };
 }
 
-export type TestVoice = Awaited<ReturnType<typeof startTestVoice>>;
+export type TestVoice = Awaited<ReturnType<typeof startTestVoice<FakeSip, FakeSpeech>>>;
