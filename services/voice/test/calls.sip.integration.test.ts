@@ -25,7 +25,6 @@ import { startTestVoice } from './support.js';
 // machine, anything else a human). The database is real Postgres (TEST_DATABASE_URL, default
 // the local server), so the restart row starts a new process on the same tables.
 
-const REPORT_URL = 'https://reports.example.com/voice';
 const TEXT = 'Your code is 4 7 1 9';
 /** Short waits so the whole table runs in about a minute (3 attempts of 3 s rings, 1 s apart). */
 const ENV = { VOICE_REATTEMPT_INTERVAL: '1s', VOICE_RING_TIMEOUT: '3s' };
@@ -124,17 +123,7 @@ function expectHeardOnce(call: CallRecord, placed: PlacedCall) {
 }
 
 async function publishAccount(voice: RealVoice, state?: AccountState) {
-  return voice.publishAccount(
-    state ??
-      voice.account({
-        callbacks: {
-          replyPathUrl: null,
-          replyPathMethod: 'POST',
-          deliveryReportUrl: null,
-          voiceReportUrl: REPORT_URL,
-        },
-      }),
-  );
+  return voice.publishAccount(state ?? voice.reportingAccount());
 }
 
 async function attemptOutcomes(transactionId: string) {

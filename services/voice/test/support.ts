@@ -22,6 +22,8 @@ export const SERVICE_CALLER_ID = '+46812345678';
 /** VOICE_PROVISIONED_NUMBERS of the tests. */
 export const PROVISIONED = '+46701111111';
 export const REGISTERED = '+4420700000001';
+/** The voice report URL of `reportingAccount()`. */
+export const REPORT_URL = 'https://reports.example.com/voice';
 
 export interface TestOptions<
   Sip extends SipCaller = FakeSip,
@@ -96,6 +98,19 @@ export async function startTestVoice<
         passwordHash,
         permissions: ['text_to_voice'],
         voiceCallerIds: [REGISTERED, PROVISIONED],
+        ...overrides,
+      });
+    },
+
+    /** `account()` with a voice report URL (REPORT_URL): its finished messages are reported. */
+    reportingAccount(overrides: Partial<AccountState> = {}): AccountState {
+      return this.account({
+        callbacks: {
+          replyPathUrl: null,
+          replyPathMethod: 'POST',
+          deliveryReportUrl: null,
+          voiceReportUrl: REPORT_URL,
+        },
         ...overrides,
       });
     },
