@@ -2,27 +2,17 @@ import type { AccountState } from '@msg/contracts';
 import { eventually } from '@msg/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answered } from './fakes.js';
-import { REGISTERED, startTestVoice, type TestVoice } from './support.js';
+import { REGISTERED, REPORT_URL, startTestVoice, type TestVoice } from './support.js';
 
 let voice: TestVoice;
 let acct: AccountState;
-const REPORT_URL = 'https://reports.example.com/voice';
 let n = 0;
 /** A fresh destination per test, so scripts and call counts are the test's own. */
 const number = () => `+44207000${String(++n).padStart(4, '0')}`;
 
 beforeAll(async () => {
   voice = await startTestVoice();
-  acct = await voice.publishAccount(
-    voice.account({
-      callbacks: {
-        replyPathUrl: null,
-        replyPathMethod: 'POST',
-        deliveryReportUrl: null,
-        voiceReportUrl: REPORT_URL,
-      },
-    }),
-  );
+  acct = await voice.publishAccount(voice.reportingAccount());
 });
 afterAll(() => voice?.stop());
 

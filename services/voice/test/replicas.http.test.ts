@@ -4,7 +4,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { answered, fakeSipCaller } from './fakes.js';
 import { startTestVoice, type TestVoice } from './support.js';
 
-const REPORT_URL = 'https://reports.example.com/voice';
 let runtime: TestRuntime;
 const started: TestVoice[] = [];
 
@@ -24,17 +23,7 @@ async function replica(sip = fakeSipCaller(), env: Record<string, string> = {}) 
 }
 
 async function account(voice: TestVoice, state?: AccountState) {
-  return voice.publishAccount(
-    state ??
-      voice.account({
-        callbacks: {
-          replyPathUrl: null,
-          replyPathMethod: 'POST',
-          deliveryReportUrl: null,
-          voiceReportUrl: REPORT_URL,
-        },
-      }),
-  );
+  return voice.publishAccount(state ?? voice.reportingAccount());
 }
 
 async function attemptsOf(transactionId: string) {

@@ -9,9 +9,13 @@ import {
 } from '@msg/testing';
 import type { Translator } from '@msg/translate';
 import request from 'supertest';
+import type { SipCaller, SpeechEngine } from '../src/calls/ports.js';
 import { loadVoiceConfig } from '../src/config.js';
 import { startVoiceService } from '../src/service.js';
 import { fakeSipCaller, fakeSpeech } from './fakes.js';
+
+type FakeSip = ReturnType<typeof fakeSipCaller>;
+type FakeSpeech = ReturnType<typeof fakeSpeech>;
 
 export const PASSWORD = 'voice-test-password';
 /** VOICE_DEFAULT_CALLER_ID of the tests. */
@@ -19,13 +23,22 @@ export const SERVICE_CALLER_ID = '+46812345678';
 /** VOICE_PROVISIONED_NUMBERS of the tests. */
 export const PROVISIONED = '+46701111111';
 export const REGISTERED = '+4420700000001';
+/** The voice report URL of `reportingAccount()`. */
+export const REPORT_URL = 'https://reports.example.com/voice';
 
-export interface TestOptions {
+export interface TestOptions<
+  Sip extends SipCaller = FakeSip,
+  Speech extends SpeechEngine = FakeSpeech,
+> {
   env?: Record<string, string>;
   /** Share another instance's database and bus (a second replica, a restart). */
   runtime?: TestRuntime;
-  /** The SIP caller (default: a fake answering every call). */
-  deps?: { sip?: ReturnType<typeof fakeSipCaller>; now?: () => Date; translator?: Translator };
+  /**
+   * The SIP caller (default: a fake answering every call), the speech engine (default: a fake
+   * failing only "cannot be spoken") and a translator; the integration tests pass the real ones.
+   * The service closes caller and engine when it stops.
+   */
+  deps?: { sip?: Sip; speech?: Speech; now?: () => Date; translator?: Translator };
 }
 
 const passwordHash = await hashSecret(PASSWORD);
@@ -34,12 +47,17 @@ const passwordHash = await hashSecret(PASSWORD);
  * The voice service on embedded Postgres and the in-process bus, with fake speech and SIP ports,
  * a recorder of voice.events.v1 and callbacks.v1, and helpers that play the admin service.
  */
-export async function startTestVoice(options: TestOptions = {}) {
+export async function startTestVoice<
+  Sip extends SipCaller = FakeSip,
+  Speech extends SpeechEngine = FakeSpeech,
+>(options: TestOptions<Sip, Speech> = {}) {
   const runtime = options.runtime ?? (await startTestRuntime({ service: 'voice' }));
   const ownsRuntime = !options.runtime;
-  // The speech engine fails for one text, so tests can reach failure_code 5.
-  const speech = fakeSpeech((r) => r.text === 'cannot be spoken');
-  const sip = options.deps?.sip ?? fakeSipCaller();
+  // The fake speech engine fails for one text, so tests can reach failure_code 5. The casts hold
+  // because a test that passes no engine (no caller) gets the default type parameter, the fake.
+  const speech =
+    options.deps?.speech ?? (fakeSpeech((r) => r.text === 'cannot be spoken') as unknown as Speech);
+  const sip = options.deps?.sip ?? (fakeSipCaller() as unknown as Sip);
   const service = await startVoiceService(
     loadVoiceConfig({
       LOG_LEVEL: 'error',
@@ -90,6 +108,19 @@ export async function startTestVoice(options: TestOptions = {}) {
       });
     },
 
+    /** `account()` with a voice report URL (REPORT_URL): its finished messages are reported. */
+    reportingAccount(overrides: Partial<AccountState> = {}): AccountState {
+      return this.account({
+        callbacks: {
+          replyPathUrl: null,
+          replyPathMethod: 'POST',
+          deliveryReportUrl: null,
+          voiceReportUrl: REPORT_URL,
+        },
+        ...overrides,
+      });
+    },
+
     async publishAccount(state: AccountState): Promise<AccountState> {
       return publishAccount(
         runtime.bus,
@@ -118,11 +149,15 @@ export async function startTestVoice(options: TestOptions = {}) {
     raw: () => request(app),
 
     /** Waits until the message reached a final state and answers its status. */
-    async finished(acct: AccountState, transactionId: string) {
-      return eventually(async () => {
-        const res = await this.status(acct, transactionId);
-        return res.body.status !== 'accepted' ? res.body : undefined;
-      }, `message ${transactionId} finished`);
+    async finished(acct: AccountState, transactionId: string, timeoutMs?: number) {
+      return eventually(
+        async () => {
+          const res = await this.status(acct, transactionId);
+          return res.body.status !== 'accepted' ? res.body : undefined;
+        },
+        `message ${transactionId} finished`,
+        timeoutMs,
+      );
     },
 
     /** The callbacks.v1 requests published so far about `transactionId`. */
@@ -150,4 +185,4 @@ export async function startTestVoice(options: TestOptions = {}) {
   };
 }
 
-export type TestVoice = Awaited<ReturnType<typeof startTestVoice>>;
+export type TestVoice = Awaited<ReturnType<typeof startTestVoice<FakeSip, FakeSpeech>>>;
