@@ -8,7 +8,7 @@ export const BENCH_PASSWORD = 'bench-password-1';
 
 /** The suite's banner, as infra/suite/src/main.ts prints it: admin API, token, simulators, services. */
 const BANNER =
-  /Admin API \(internal\)\s+(\S+)\s+token: (\S+)\s+SMSC simulator control (\S+)\s+RBM simulator \(RCS\)\s+(\S+)[^\n]*\n\s+Services \(direct\)\s+([^\n]*)\n[\s\S]*ready: /;
+  /Admin API \(internal\)\s+(\S+)\s+token: (\S+)\s+SMSC simulator control (\S+)\s+RBM simulator \(RCS\)\s+(\S+)[^\n]*\n[\s\S]*?\n\s+Services \(direct\)\s+([^\n]*)\n[\s\S]*ready: /;
 
 /**
  * Starts the suite on `databaseUrl` and `brokers` (none: the in-process bus), the bare floor and a
