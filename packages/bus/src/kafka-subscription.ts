@@ -330,7 +330,7 @@ async function planStart(
   }
   const plan: StartPlan = { targets: [], startAtEnd: new Map() };
   for (const topic of topics) {
-    for (const { partition, high, low } of await admin.fetchTopicOffsets(topic)) {
+    for (const { partition, high, low } of await topicOffsets(admin, topic)) {
       const end = BigInt(high);
       const earliest = BigInt(low);
       const position = committed.get(`${topic}:${partition}`) ?? -1n;
@@ -345,6 +345,26 @@ async function planStart(
     }
   }
   return plan;
+}
+
+/**
+ * A topic's offsets. Moments after another service created the topic, kafkajs' metadata may not
+ * know its partitions yet, and fetchTopicOffsets then fails with a TypeError (`high.pop()` of
+ * nothing) instead of an error of its own, which crashed a suite starting on a fresh broker: that
+ * case is made retriable.
+ */
+export async function topicOffsets(
+  admin: Pick<Admin, 'fetchTopicOffsets'>,
+  topic: string,
+): ReturnType<Admin['fetchTopicOffsets']> {
+  try {
+    return await admin.fetchTopicOffsets(topic);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    throw Object.assign(new Error(`bus: offsets of ${topic} not known yet (${error.message})`), {
+      retriable: true,
+    });
+  }
 }
 
 async function retrying<T>(work: () => Promise<T>, signal: AbortSignal, attempts = 10): Promise<T> {
