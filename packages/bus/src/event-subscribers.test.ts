@@ -1,4 +1,4 @@
-import { exampleEvents, type SmsStatus, Topics } from '@msg/contracts';
+import { exampleEvents, SMS_SOURCE_HEADER, type SmsStatus, Topics } from '@msg/contracts';
 import { createLogger } from '@msg/logger';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { subscribeToSmsInbound, subscribeToSmsStatus } from './event-subscribers.js';
@@ -16,11 +16,12 @@ async function newBus() {
   return bus;
 }
 
-function status(messageId: string, source: SmsStatus['source']) {
+function status(messageId: string, source: SmsStatus['source'], header?: string) {
   const example = exampleEvents[Topics.smsStatus];
   return {
     key: messageId,
     value: { ...example, id: `e-${messageId}`, payload: { ...example.payload, messageId, source } },
+    ...(header !== undefined && { headers: { [SMS_SOURCE_HEADER]: header } }),
   };
 }
 
@@ -69,6 +70,31 @@ describe('subscribeToSmsStatus', () => {
 
     await vi.waitFor(() => expect(seen).toHaveLength(2));
     expect(seen.sort()).toEqual(['m1:replypath', 'm3:replypath-legacy']);
+  });
+});
+
+describe('subscribeToSmsStatus and the sms-source header', () => {
+  it('when a report carries the header, then the header alone decides, before the event is decoded', async () => {
+    const bus = await newBus();
+    const seen: string[] = [];
+    await subscribeToSmsStatus(bus, {
+      owner: 'sms',
+      groupId: 'sms-status',
+      handler: async (report) => void seen.push(report.messageId),
+    });
+
+    await bus.publish(Topics.smsStatus, [
+      // The header names another owner: passed over although the payload names this one.
+      status('m1', 'sms', 'batch'),
+      status('m2', 'sms', 'sms'),
+      // No header (written before it existed): the payload's source decides.
+      status('m3', 'sms'),
+      status('m4', 'batch'),
+    ]);
+
+    await vi.waitFor(() => expect(seen).toHaveLength(2));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(seen.sort()).toEqual(['m2', 'm3']);
   });
 });
 

@@ -41,6 +41,7 @@ interface Member {
   maxAttempts: number;
   concurrency: number;
   keyOrdering: boolean;
+  skip: SubscribeOptions['skip'];
   abort: AbortController;
   inFlight: Set<Promise<HandlerOutcome>>;
   tracker: CaughtUpTracker;
@@ -188,6 +189,7 @@ export function createInProcessBus({
     partition: number,
     record: StoredRecord,
   ): Promise<HandlerOutcome> {
+    if (member.skip?.(record.headers)) return Promise.resolve({ kind: 'handled' });
     let value: ConsumedMessage['value'];
     try {
       value = checkedEvent(topic, JSON.parse(record.json), schemaOf);
@@ -312,6 +314,7 @@ export function createInProcessBus({
         maxAttempts: opts.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
         concurrency,
         keyOrdering: opts.keyOrdering ?? true,
+        skip: opts.skip,
         abort: new AbortController(),
         inFlight: new Set(),
         tracker: createCaughtUpTracker(targets),

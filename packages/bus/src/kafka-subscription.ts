@@ -131,6 +131,7 @@ export async function startKafkaSubscription(
     message: KafkaMessage,
   ): Promise<boolean> {
     const headers = decodeHeaders(message.headers);
+    if (opts.skip?.(headers)) return true;
     const origin = { topic, partition, offset: message.offset, groupId, headers };
     let consumed: ConsumedMessage;
     try {

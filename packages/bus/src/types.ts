@@ -47,6 +47,12 @@ export interface SubscribeOptions {
    * it off so one busy key can still fill the window; commits stay contiguous either way.
    */
   keyOrdering?: boolean;
+  /**
+   * Messages the handler would pass over, told by their headers alone: they count as handled
+   * without being decoded, checked against the schema or handed over. Several consumer groups
+   * read the same busy topic and each wants a small part of it (sms.status.v1 by `source`).
+   */
+  skip?(headers: Readonly<Record<string, string>>): boolean;
 }
 
 export interface Subscription {

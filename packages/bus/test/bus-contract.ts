@@ -213,6 +213,33 @@ export function busContract(name: string, makeHarness: () => Promise<BusHarness>
         for (const m of sent) expect(handled.has(m.value.id)).toBe(true);
       });
 
+      it('when skip passes messages over by their headers, then the handler never gets them and the group still moves past them', async () => {
+        const topic = await newTopic();
+        const sent = Array.from({ length: 12 }, (_, n) =>
+          message('k', n, { owner: n % 3 === 0 ? 'mine' : 'theirs' }),
+        );
+        await bus.publish(topic, sent);
+        const { received, handler } = collector();
+        const groupId = uniqueName('g');
+        const first = await subscribe({
+          groupId,
+          topics: [topic],
+          fromBeginning: true,
+          skip: (headers) => headers.owner !== 'mine',
+          handler,
+        });
+        await first.caughtUp();
+        expect(received.map((m) => payloadOf(m).n)).toEqual([0, 3, 6, 9]);
+
+        // The skipped ones count as handled: the group's next member starts after all twelve.
+        await first.stop();
+        const again = collector();
+        await subscribe({ groupId, topics: [topic], handler: again.handler });
+        await bus.publish(topic, [message('k', 99, { owner: 'mine' })]);
+        await eventually(() => expect(again.received).toHaveLength(1));
+        expect(payloadOf(again.received[0] as ConsumedMessage).n).toBe(99);
+      });
+
       it('when the topic is empty or only new messages are wanted, then caughtUp resolves at once', async () => {
         const empty = await newTopic();
         const busy = await newTopic();

@@ -37,6 +37,14 @@ export function eventJsonSchema(schema: z.ZodType): Record<string, unknown> {
  * the bus enforces. `asyncapi/events.yaml` is this, written by the `gen:asyncapi` script and
  * compared by `check:gen` and the unit tests.
  */
+/** The Kafka headers of a topic's records as the schema AsyncAPI's message `headers` takes. */
+function headersSchema(headers: Record<string, string>): Record<string, unknown> {
+  const properties = Object.fromEntries(
+    Object.entries(headers).map(([name, description]) => [name, { type: 'string', description }]),
+  );
+  return { type: 'object', properties, required: Object.keys(headers) };
+}
+
 export function buildAsyncApiDocument(): Record<string, unknown> {
   const channels: Record<string, unknown> = {};
   const operations: Record<string, unknown> = {};
@@ -52,6 +60,7 @@ export function buildAsyncApiDocument(): Record<string, unknown> {
       payload: eventJsonSchema(contract.schema),
       examples: [{ name: 'example', payload: exampleEvents[topic] }],
       bindings: { kafka: { key: { type: 'string', description: contract.key } } },
+      ...(contract.headers && { headers: headersSchema(contract.headers) }),
     };
     channels[id] = {
       address: topic,

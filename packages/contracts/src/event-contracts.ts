@@ -13,6 +13,7 @@ import { RCS_EVENT, RCS_OUTBOUND_EVENT, rcsDomainEventSchema, rcsOutboundSchema 
 import {
   SMS_INBOUND_EVENT,
   SMS_OUTBOUND_EVENT,
+  SMS_SOURCE_HEADER,
   SMS_STATUS_EVENT,
   smsInboundSchema,
   smsOutboundSchema,
@@ -29,6 +30,8 @@ export interface TopicDescription {
   producers: string[];
   consumers: string[];
   compacted?: boolean;
+  /** Kafka headers every record carries, by name: what each holds. */
+  headers?: Record<string, string>;
 }
 
 function topicContract<Schema extends z.ZodType>(description: TopicDescription, schema: Schema) {
@@ -69,6 +72,10 @@ export const eventContracts = {
       consumers: [
         'the owner of the message (payload.source): sms, batch, replypath (replypath and replypath-legacy), rcs (SMS fallback)',
       ],
+      headers: {
+        [SMS_SOURCE_HEADER]:
+          "the payload's `source`: consumers pass over other owners' reports without decoding them",
+      },
     },
     envelopeSchema([SMS_STATUS_EVENT], smsStatusSchema),
   ),

@@ -77,6 +77,7 @@ export {
 export {
   SMS_INBOUND_EVENT,
   SMS_OUTBOUND_EVENT,
+  SMS_SOURCE_HEADER,
   SMS_SOURCES,
   SMS_STATUS_EVENT,
   type SmsEncoding,

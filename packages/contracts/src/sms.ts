@@ -57,6 +57,13 @@ export interface SmsStatus {
 
 export const SMS_STATUS_EVENT = 'sms.status';
 
+/**
+ * Kafka header of every sms.status.v1 record: the payload's `source`. Four owners read the topic
+ * and each wants only its own reports, so the others are passed over on the header alone,
+ * without decoding and checking the event (a record without it is decoded as before).
+ */
+export const SMS_SOURCE_HEADER = 'sms-source';
+
 /** `sms.inbound.v1`, key = destination number. Event type `sms.inbound`. */
 export interface SmsInbound {
   /** Sender of the inbound SMS, E.164 with +. */

@@ -1,5 +1,6 @@
 import type { Logger } from '@msg/logger';
 import smpp from 'smpp';
+import { coalesceWrites } from './coalesced-writes.js';
 import type { BindSettings } from './config.js';
 import { recordPduOctets } from './raw-pdu-reader.js';
 import { SmppStatus, statusLabel } from './smpp-status.js';
@@ -90,6 +91,7 @@ export function createSmppBind(options: SmppBindOptions): SmppBind {
     if (stopped) return;
     const current = smpp.connect({ host: settings.host, port: settings.port });
     session = current;
+    coalesceWrites(current.socket);
     const octets = recordPduOctets(current.socket);
     const bindTimer = setTimeout(() => {
       logger.warn('smpp bind timed out');

@@ -1,4 +1,4 @@
-import { makeEvent, SMS_STATUS_EVENT, type SmsStatus } from '@msg/contracts';
+import { makeEvent, SMS_SOURCE_HEADER, SMS_STATUS_EVENT, type SmsStatus } from '@msg/contracts';
 import type { Sql } from '@msg/db';
 
 export const SCHEMA = 'smsc_connector';
@@ -39,6 +39,7 @@ export function statusEvent(status: SmsStatus) {
   return {
     key: status.messageId,
     value: makeEvent(SMS_STATUS_EVENT, status, { accountId: status.accountId }),
+    headers: { [SMS_SOURCE_HEADER]: status.source },
   };
 }
 
