@@ -32,11 +32,6 @@ export function eventJsonSchema(schema: z.ZodType): Record<string, unknown> {
   return json;
 }
 
-/**
- * The AsyncAPI 3 document of every topic in `eventContracts`, built from the same zod schemas
- * the bus enforces. `asyncapi/events.yaml` is this, written by the `gen:asyncapi` script and
- * compared by `check:gen` and the unit tests.
- */
 /** The Kafka headers of a topic's records as the schema AsyncAPI's message `headers` takes. */
 function headersSchema(headers: Record<string, string>): Record<string, unknown> {
   const properties = Object.fromEntries(
@@ -45,6 +40,11 @@ function headersSchema(headers: Record<string, string>): Record<string, unknown>
   return { type: 'object', properties, required: Object.keys(headers) };
 }
 
+/**
+ * The AsyncAPI 3 document of every topic in `eventContracts`, built from the same zod schemas
+ * the bus enforces. `asyncapi/events.yaml` is this, written by the `gen:asyncapi` script and
+ * compared by `check:gen` and the unit tests.
+ */
 export function buildAsyncApiDocument(): Record<string, unknown> {
   const channels: Record<string, unknown> = {};
   const operations: Record<string, unknown> = {};

@@ -33,5 +33,14 @@ export function createPool({
   pool.on('error', (err) => {
     logger?.warn('idle database connection failed', { err: err.message });
   });
+  // pg-pool listens only while a connection is idle. A checked-out one whose server process ends
+  // (a restart, a failover, pg_terminate_backend) fails its query and then also emits 'error',
+  // which without this listener was an uncaught exception that ended the whole process. The
+  // query's own rejection is what the caller handles; releasing the client discards it.
+  pool.on('connect', (client) => {
+    client.on('error', (err) => {
+      logger?.warn('database connection in use failed', { err: err.message });
+    });
+  });
   return pool;
 }

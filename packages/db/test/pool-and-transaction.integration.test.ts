@@ -1,5 +1,7 @@
+import { createLogger } from '@msg/logger';
 import type pg from 'pg';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { createPool } from '../src/pool.js';
 import { withTransaction } from '../src/transaction.js';
 import { describeOnEachBackend } from './support/test-database.js';
 
@@ -100,6 +102,31 @@ describeOnEachBackend('pool and transactions', (db) => {
       await client.query('UNLISTEN *');
     } finally {
       client.release();
+    }
+  });
+
+  it('when the server ends a checked-out connection between queries, then the process goes on and the pool serves the next query', async () => {
+    const logger = createLogger({ service: 'db-test', level: 'error' });
+    const warn = vi.spyOn(logger, 'warn');
+    const pool = createPool({ url: db.url, max: 2, logger });
+    try {
+      const client = await pool.connect();
+      const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      // (events.once would reject on the very 'error' this is about.)
+      const ended = new Promise((resolve) => client.once('end', resolve));
+      // No query is running on it, so nothing else receives the error the client emits: before
+      // the pool listened on checked-out clients, this was an uncaught exception.
+      await db.pool.query('SELECT pg_terminate_backend($1)', [rows[0]?.pid]);
+      await ended;
+      expect(warn).toHaveBeenCalledWith('database connection in use failed', {
+        err: expect.stringContaining('terminat'),
+      });
+      client.release(true);
+
+      const after = await pool.query<{ ok: number }>('SELECT 1 AS ok');
+      expect(after.rows).toEqual([{ ok: 1 }]);
+    } finally {
+      await pool.end();
     }
   });
 });
