@@ -45,7 +45,7 @@ export function subscribeToSmsStatus(
   bus: Bus,
   { owner, handler, ...options }: SmsStatusSubscribeOptions,
 ): Promise<Subscription> {
-  const owners: readonly SmsSource[] = typeof owner === 'string' ? [owner] : owner;
+  const owners: readonly string[] = typeof owner === 'string' ? [owner] : owner;
   return subscribeToEvents(bus, {
     ...options,
     topic: Topics.smsStatus,
@@ -53,7 +53,7 @@ export function subscribeToSmsStatus(
     // written before it existed) the payload's source decides below.
     skip: (headers) => {
       const source = headers[SMS_SOURCE_HEADER];
-      return source !== undefined && !owners.some((owner) => owner === source);
+      return source !== undefined && !owners.includes(source);
     },
     handler: async (event) => {
       if (owners.includes(event.payload.source)) await handler(event.payload, event);

@@ -35,12 +35,13 @@ export function createPool({
   });
   // pg-pool listens only while a connection is idle. A checked-out one whose server process ends
   // (a restart, a failover, pg_terminate_backend) fails its query and then also emits 'error',
-  // which without this listener was an uncaught exception that ended the whole process. The
-  // query's own rejection is what the caller handles; releasing the client discards it.
-  pool.on('connect', (client) => {
-    client.on('error', (err) => {
-      logger?.warn('database connection in use failed', { err: err.message });
-    });
-  });
+  // which without a listener was an uncaught exception that ended the whole process. The query's
+  // own rejection is what the caller handles; releasing the client discards it. The listener is
+  // there only while the connection is out, so an idle failure is reported once, above.
+  const inUse = (err: Error) => {
+    logger?.warn('database connection in use failed', { err: err.message });
+  };
+  pool.on('acquire', (client) => client.on('error', inUse));
+  pool.on('release', (_err, client) => client.removeListener('error', inUse));
   return pool;
 }

@@ -105,24 +105,48 @@ describeOnEachBackend('pool and transactions', (db) => {
     }
   });
 
-  it('when the server ends a checked-out connection between queries, then the process goes on and the pool serves the next query', async () => {
+  /** A pool of its own whose warnings are recorded, and the pid of one of its connections. */
+  async function loggedPool() {
     const logger = createLogger({ service: 'db-test', level: 'error' });
     const warn = vi.spyOn(logger, 'warn');
     const pool = createPool({ url: db.url, max: 2, logger });
+    const client = await pool.connect();
+    const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    const terminate = () => db.pool.query('SELECT pg_terminate_backend($1)', [rows[0]?.pid]);
+    return { pool, client, warn, terminate };
+  }
+
+  it('when the server ends a checked-out connection between queries, then the process goes on and the pool serves the next query', async () => {
+    const { pool, client, warn, terminate } = await loggedPool();
     try {
-      const client = await pool.connect();
-      const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
       // (events.once would reject on the very 'error' this is about.)
       const ended = new Promise((resolve) => client.once('end', resolve));
       // No query is running on it, so nothing else receives the error the client emits: before
       // the pool listened on checked-out clients, this was an uncaught exception.
-      await db.pool.query('SELECT pg_terminate_backend($1)', [rows[0]?.pid]);
+      await terminate();
       await ended;
       expect(warn).toHaveBeenCalledWith('database connection in use failed', {
         err: expect.stringContaining('terminat'),
       });
       client.release(true);
 
+      const after = await pool.query<{ ok: number }>('SELECT 1 AS ok');
+      expect(after.rows).toEqual([{ ok: 1 }]);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('when the server ends an idle connection, then it is reported once, as idle, and the pool serves the next query', async () => {
+    const { pool, client, warn, terminate } = await loggedPool();
+    try {
+      client.release();
+      await terminate();
+      await vi.waitFor(() => expect(pool.totalCount).toBe(0));
+
+      expect(warn.mock.calls.map(([message]) => message)).toEqual([
+        'idle database connection failed',
+      ]);
       const after = await pool.query<{ ok: number }>('SELECT 1 AS ok');
       expect(after.rows).toEqual([{ ok: 1 }]);
     } finally {
