@@ -1,4 +1,4 @@
-import { Gauge, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
 
 /**
  * Consumer health as metrics, not readiness: a service whose consumers wait for Kafka can still
@@ -10,6 +10,8 @@ export interface KafkaMetrics {
   setJoined(group: string, joined: boolean): void;
   /** Messages behind the partition's end after the last batch, as kafkajs reports it. */
   setLag(group: string, topic: string, partition: number, lag: number): void;
+  /** One OffsetCommit the group's consumer sent and the broker took. */
+  countCommit(group: string): void;
 }
 
 export function createKafkaMetrics(registry: Registry, isConnected: () => boolean): KafkaMetrics {
@@ -25,6 +27,12 @@ export function createKafkaMetrics(registry: Registry, isConnected: () => boolea
     labelNames: ['group', 'topic', 'partition'],
     registers: [registry],
   });
+  const commits = new Counter({
+    name: 'bus_offset_commits_total',
+    help: 'Offset commits a consumer group made (at most one a second while it consumes, plus one at each stop or rebalance)',
+    labelNames: ['group'],
+    registers: [registry],
+  });
   new Gauge({
     name: 'bus_connected',
     help: 'Whether the last publish or probe reached the brokers (1) or not (0)',
@@ -37,8 +45,13 @@ export function createKafkaMetrics(registry: Registry, isConnected: () => boolea
     setJoined: (group, isJoined) => joined.set({ group }, isJoined ? 1 : 0),
     setLag: (group, topic, partition, messages) =>
       lag.set({ group, topic, partition: String(partition) }, messages),
+    countCommit: (group) => commits.inc({ group }),
   };
 }
 
 /** For a bus without a registry. */
-export const noKafkaMetrics: KafkaMetrics = { setJoined: () => {}, setLag: () => {} };
+export const noKafkaMetrics: KafkaMetrics = {
+  setJoined: () => {},
+  setLag: () => {},
+  countCommit: () => {},
+};

@@ -43,8 +43,13 @@ export interface KafkaSubscription extends Subscription {
 const CONSUMER_RETRY = { initialRetryTime: 300, maxRetryTime: 5_000, retries: 10 };
 const RESTART_DELAY_MS = 2_000;
 const COMMITTED_POLL_MS = 500;
-/** How often resolved offsets are committed while a long batch is still running. */
-const COMMIT_EVERY_MS = 5_000;
+/**
+ * Resolved offsets are committed at most this often (and whenever partitions are given back or
+ * the consumer stops). kafkajs' own auto-commit sends one OffsetCommit per fetched batch and
+ * partition: on a busy topic fetched in small batches that was most of the consumers' requests to
+ * the broker. A crash re-delivers at most this much more; consumers dedupe by event id.
+ */
+const COMMIT_EVERY_MS = 1_000;
 
 export async function startKafkaSubscription(
   deps: KafkaSubscriptionDeps,
@@ -72,6 +77,36 @@ export async function startKafkaSubscription(
   let consumer: Consumer | undefined;
   let crashed = false;
   let poller: Promise<void> | undefined;
+  /** The running consumer group's commit, as the last batch handed it over (kafkajs keeps no other handle). */
+  let offsets:
+    | Pick<EachBatchPayload, 'commitOffsetsIfNecessary' | 'uncommittedOffsets'>
+    | undefined;
+
+  let committing: Promise<void> | undefined;
+
+  /** Commits what was resolved: all of it, or only once COMMIT_EVERY_MS passed since the last commit. */
+  async function commitResolved(all: boolean): Promise<void> {
+    // One commit at a time: every message finishing while one is in flight would start another.
+    while (committing) {
+      if (!all) return;
+      await committing;
+    }
+    const group = offsets;
+    if (!group) return;
+    committing = (
+      all
+        ? group.commitOffsetsIfNecessary(group.uncommittedOffsets())
+        : group.commitOffsetsIfNecessary()
+    )
+      .catch((error: unknown) => {
+        // Still uncommitted: the next commit carries it, or the next owner handles it again.
+        log.warn('bus commit failed', { error: errorMessage(error) });
+      })
+      .finally(() => {
+        committing = undefined;
+      });
+    await committing;
+  }
 
   /**
    * One fetched batch of one partition. Up to `concurrency` handlers run at once (one at a time
@@ -84,10 +119,12 @@ export async function startKafkaSubscription(
     resolveOffset,
     heartbeat,
     commitOffsetsIfNecessary,
+    uncommittedOffsets,
     isRunning,
     isStale,
   }: EachBatchPayload) {
     const { topic, partition, messages } = batch;
+    offsets = { commitOffsetsIfNecessary, uncommittedOffsets };
     // kafkajs heartbeats only between batches; handlers may run far longer than a session.
     let heartbeatError: unknown;
     const beating = setInterval(() => {
@@ -109,18 +146,17 @@ export async function startKafkaSubscription(
           if (!message) return;
           resolveOffset(message.offset);
           tracker.advance(topic, partition, BigInt(message.offset) + 1n);
-          // Commits now and then during a long batch (autoCommitInterval), not only at its end.
-          commitOffsetsIfNecessary().catch((error: unknown) => {
-            log.warn('bus commit failed', { topic, partition, error: errorMessage(error) });
-          });
+          void commitResolved(false);
         },
         handle: (message) => handleMessage(topic, partition, message),
       });
     } finally {
       clearInterval(beating);
     }
-    // A rebalance started: give the partitions back (kafkajs rejoins on this error); what
-    // finished was resolved and is committed on the way.
+    // Partitions given back (a rebalance) or a stop: everything that finished is committed now,
+    // so the next owner starts right after it.
+    await commitResolved(heartbeatError !== undefined || !isRunning() || abort.signal.aborted);
+    // A rebalance started: give the partitions back (kafkajs rejoins on this error).
     if (heartbeatError !== undefined && !abort.signal.aborted) throw heartbeatError;
   }
 
@@ -203,6 +239,8 @@ export async function startKafkaSubscription(
     deps.metrics.setJoined(groupId, false);
     c.on(c.events.CRASH, ({ payload }) => {
       crashed = true;
+      // The crashed run's group and its resolved offsets are gone: the restart re-delivers them.
+      offsets = undefined;
       deps.metrics.setJoined(groupId, false);
       deps.onHealth(false);
       log.warn('bus consumer crashed', {
@@ -230,7 +268,13 @@ export async function startKafkaSubscription(
     });
     c.on(c.events.FETCH, () => {
       crashed = false;
+      // Fetches go on, at least once per maxWaitTimeInMs, while a partition is idle: what its
+      // last batch resolved is committed within about a second, not only with the next batch.
+      void commitResolved(false);
     });
+    // Best effort before the partitions move: the batch in flight commits its own when it ends.
+    c.on(c.events.REBALANCING, () => void commitResolved(true));
+    c.on(c.events.COMMIT_OFFSETS, () => deps.metrics.countCommit(groupId));
     c.on(c.events.END_BATCH_PROCESS, ({ payload }) => {
       deps.metrics.setLag(groupId, payload.topic, payload.partition, Number(payload.offsetLag));
     });
@@ -239,8 +283,10 @@ export async function startKafkaSubscription(
     await c.subscribe({ topics, fromBeginning });
     await c.run({
       partitionsConsumedConcurrently: deps.partitionsConsumedConcurrently,
-      // Offsets are resolved by eachBatch as messages finish, never for the batch as a whole.
+      // Offsets are resolved by eachBatch as messages finish, never for the batch as a whole, and
+      // committed by commitResolved: kafkajs' auto-commit would send one per batch and partition.
       eachBatchAutoResolve: false,
+      autoCommit: false,
       autoCommitInterval: COMMIT_EVERY_MS,
       eachBatch,
     });
@@ -302,8 +348,9 @@ export async function startKafkaSubscription(
       if (abort.signal.aborted) return;
       abort.abort();
       tracker.abandon(new Error('bus: subscription stopped before it caught up'));
-      // disconnect() waits for the batch in flight — handlers already running finish, none
-      // starts — and commits the offsets resolved so far.
+      // What idle partitions resolved since their last commit; the batch in flight, which
+      // disconnect() waits for (handlers already running finish, none starts), commits its own.
+      await commitResolved(true);
       await consumer?.disconnect();
       await poller;
     },

@@ -136,16 +136,18 @@ describe('kafka bus', () => {
     await eventually(() => expect(bus.isReady()).toBe(true));
   });
 
-  it('when a consumer joins, handles and stops, then its group membership and lag are metrics', async () => {
+  /**
+   * A bus of its own with a metrics registry, subscribed in a new group to a new one-partition
+   * topic and recording what it handles; `value` reads one of the registry's samples.
+   */
+  async function observedSubscription(clientId: string) {
     const metrics = new Registry();
     const observed = createKafkaBus({
       brokers: testKafkaBrokers,
-      clientId: 'bus-metrics-test',
+      clientId,
       logger: quietLogger(),
       metrics,
     });
-    const topic = uniqueName('metrics');
-    const groupId = uniqueName('g');
     const value = async (name: string, labels: Record<string, string>) => {
       const metric = (await metrics.getMetricsAsJSON()).find((m) => m.name === name);
       const sample = metric?.values.find((v) =>
@@ -153,9 +155,11 @@ describe('kafka bus', () => {
       );
       return sample?.value;
     };
+    const topic = uniqueName(clientId);
+    const groupId = uniqueName('g');
+    const handled: number[] = [];
     try {
       await observed.ensureTopics([{ topic, partitions: 1 }]);
-      const handled: number[] = [];
       const sub = await observed.subscribe({
         groupId,
         topics: [topic],
@@ -163,6 +167,17 @@ describe('kafka bus', () => {
           handled.push(payloadOf(msg).n);
         },
       });
+      return { observed, value, topic, groupId, handled, sub };
+    } catch (error) {
+      await observed.close();
+      throw error;
+    }
+  }
+
+  it('when a consumer joins, handles and stops, then its group membership and lag are metrics', async () => {
+    const { observed, value, topic, groupId, handled, sub } =
+      await observedSubscription('bus-metrics-test');
+    try {
       await eventually(async () =>
         expect(await value('bus_consumer_joined', { group: groupId })).toBe(1),
       );
@@ -174,6 +189,32 @@ describe('kafka bus', () => {
       expect(await value('bus_connected', {})).toBe(1);
       await sub.stop();
       expect(await value('bus_consumer_joined', { group: groupId })).toBe(0);
+    } finally {
+      await observed.close();
+    }
+  });
+
+  it('when messages arrive one batch at a time, then the group commits at most once a second, and what it handled is committed within seconds once it is idle', async () => {
+    const { observed, value, topic, groupId, handled, sub } =
+      await observedSubscription('bus-commit-test');
+    const commits = async () => (await value('bus_offset_commits_total', { group: groupId })) ?? 0;
+    const count = 40;
+    try {
+      const started = Date.now();
+      // Each message published after the last was handled: one fetched batch each.
+      for (let n = 1; n <= count; n++) {
+        await observed.publish(topic, [message('a', n)]);
+        await eventually(() => expect(handled).toHaveLength(n));
+      }
+      const seconds = (Date.now() - started) / 1000;
+      // kafkajs' auto-commit would have made one commit per batch: 40.
+      expect(await commits()).toBeLessThanOrEqual(Math.ceil(seconds) + 1);
+      // Idle now: the last offset is committed without another batch or a stop.
+      await eventually(async () => {
+        const [committed] = await (await admin).fetchOffsets({ groupId, topics: [topic] });
+        expect(committed?.partitions[0]?.offset).toBe(String(count));
+      }, 10_000);
+      await sub.stop();
     } finally {
       await observed.close();
     }
