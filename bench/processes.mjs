@@ -3,6 +3,7 @@
 // ends. Databases are scratch ones, dropped after the run.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { startPrivateKafka } from '@msg/testing';
@@ -73,19 +74,58 @@ export const SERVER_URL =
 export const BROKERS = process.env.BENCH_KAFKA_BROKERS ?? '127.0.0.1:9092';
 
 /**
- * Runs `run(brokers)` on the broker BENCH_KAFKA_BROKERS names, or else on a private one, stopped
- * and wiped afterwards: on the shared broker another suite's members join the same consumer groups
+ * Runs `run(brokers, kafka)` on the broker BENCH_KAFKA_BROKERS names (kafka undefined), or else
+ * on a private one (kafka: its PrivateKafka handle), stopped and wiped afterwards: on the shared broker another suite's members join the same consumer groups
  * and take this run's messages, and its topics still hold earlier runs' messages, which a new
  * consumer group reads first.
  */
 export async function withKafka(run) {
-  if (process.env.BENCH_KAFKA_BROKERS) return run(BROKERS);
+  if (process.env.BENCH_KAFKA_BROKERS) return run(BROKERS, undefined);
   const kafka = await startPrivateKafka();
   try {
-    return await run(kafka.brokers);
+    return await run(kafka.brokers, kafka);
   } finally {
     await kafka.stop();
   }
+}
+
+const USER_HZ = 100;
+
+/** A process's command name and CPU seconds (user + system) so far; null once it has ended. */
+export function processStat(pid) {
+  let stat;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
+  // utime and stime are fields 14 and 15; the command name before them may contain spaces.
+  const command = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+  const [utime, stime] = stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .split(' ')
+    .slice(11, 13);
+  return { command, cpuSeconds: (Number(utime) + Number(stime)) / USER_HZ };
+}
+
+export const processCpuSeconds = (pid) => processStat(pid)?.cpuSeconds ?? 0;
+
+/**
+ * CPU seconds spent so far by the whole machine and by each process on it. Throughput on this
+ * shared VM drifts by ±25 % between identical runs, and during a delivery run every core is busy,
+ * so a rate only says how the two cores were shared; CPU per message and process over the same
+ * window says where the work is.
+ */
+export function cpuSnapshot() {
+  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+  // Busy time of this VM: not idle, iowait (4th, 5th) or steal (8th: the host running others).
+  const [user, nice, system, , , irq, softirq] = fields.map(Number);
+  const processes = new Map();
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    const stat = processStat(pid);
+    if (stat) processes.set(Number(pid), stat);
+  }
+  return { machine: (user + nice + system + irq + softirq) / USER_HZ, processes };
 }
 
 /** Runs `run(databaseUrl)` in a new database on SERVER_URL, dropped afterwards whatever happens. */

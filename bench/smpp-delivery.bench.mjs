@@ -10,7 +10,11 @@
 //     offered at ~150/s, so the connector's pacing is what shapes the submit rate;
 //  4. a CPU profile of the suite process during the delivery run on Postgres + Kafka.
 // Every row is a ratio to the floor of the same run: absolute rates on a shared 2-core machine
-// move with whatever else runs (the load average is reported beside them). Against each SMSC
+// move with whatever else runs (the load average is reported beside them). Beside the rate, each
+// row gives the CPU ms per message over the same window, of the machine and of each process
+// (suite, SMSC, the private Kafka broker, Postgres, the rest): during delivery both cores are busy,
+// so these say where the work is, and move far less between identical runs than the rate does.
+// On Postgres + Kafka a table also gives the rows Postgres wrote per message (its own counters). Against each SMSC
 // (simulator, then jsmpp) the whole sequence runs once; on the busy 2-core machine of issue 11's
 // "before" that was ~10 min for the simulator and ~8 min for jsmpp, mostly intake and waiting
 // for receipts of the slow platform — narrow it with the options below.
@@ -34,7 +38,8 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { json, startProcess, withDatabase, withKafka } from './processes.mjs';
+import pg from 'pg';
+import { cpuSnapshot, json, startProcess, withDatabase, withKafka } from './processes.mjs';
 import { summarise } from './profile-summary.mjs';
 import { submitRaw } from './smpp-raw-client.mjs';
 import { SMSCS } from './smsc-servers.mjs';
@@ -73,6 +78,76 @@ async function waitFor(check, timeoutMs, intervalMs = 200) {
   }
 }
 
+/**
+ * CPU ms per message between two snapshots (cpuSnapshot): the machine's, and that of the suite,
+ * the SMSC, the private Kafka broker, Postgres (its backends, the embedded one's too) and the rest
+ * (this process, a raw client, a shared broker). The kernel's own work, such as loopback delivery,
+ * shows only in the machine's figure.
+ */
+function cpuPerMessage(before, after, messages, { suitePid, smscPid, kafkaPid }) {
+  const ms = { machine: ((after.machine - before.machine) * 1000) / messages };
+  const labels = new Map([
+    [suitePid, 'suite'],
+    [smscPid, 'smsc'],
+    [kafkaPid, 'kafka'],
+  ]);
+  const labelOf = (pid, command) =>
+    labels.get(pid) ?? (command === 'postgres' ? 'postgres' : 'other processes');
+  for (const label of ['suite', 'smsc', 'kafka', 'postgres', 'other processes']) ms[label] = 0;
+  for (const [pid, { command, cpuSeconds }] of after.processes) {
+    const spent = cpuSeconds - (before.processes.get(pid)?.cpuSeconds ?? 0);
+    ms[labelOf(pid, command)] += (spent * 1000) / messages;
+  }
+  return ms;
+}
+
+/**
+ * Rows written so far in each table of `databaseUrl`, and its transactions: Postgres' own
+ * counters (pg_stat_user_tables, pg_stat_database), which count work, not time, and so do not
+ * drift with the machine. Postgres publishes them from each backend within about a second.
+ */
+async function databaseWrites(databaseUrl) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows: tables } = await client.query(
+      `SELECT schemaname || '.' || relname AS "table", n_tup_ins AS inserted,
+              n_tup_upd AS updated, n_tup_del AS deleted FROM pg_stat_user_tables`,
+    );
+    const { rows: database } = await client.query(
+      'SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()',
+    );
+    return { tables, commits: Number(database[0].xact_commit) };
+  } finally {
+    await client.end();
+  }
+}
+
+/** Rows written per message between two databaseWrites, busiest tables first. */
+function writesPerMessage(before, after, messages) {
+  const earlier = new Map(before.tables.map((row) => [row.table, row]));
+  const perMessage = (row, column) =>
+    (Number(row[column]) - Number(earlier.get(row.table)?.[column] ?? 0)) / messages;
+  const rows = after.tables
+    .map((row) => ({
+      table: row.table,
+      inserted: perMessage(row, 'inserted'),
+      updated: perMessage(row, 'updated'),
+      deleted: perMessage(row, 'deleted'),
+    }))
+    .filter((row) => row.inserted + row.updated + row.deleted > 0)
+    .sort((a, b) => b.inserted + b.updated + b.deleted - (a.inserted + a.updated + a.deleted));
+  return {
+    transactions: (after.commits - before.commits) / messages,
+    rows: rows.map((row) => ({
+      table: row.table,
+      'inserted per message': row.inserted.toFixed(2),
+      'updated per message': row.updated.toFixed(2),
+      'deleted per message': row.deleted.toFixed(2),
+    })),
+  };
+}
+
 /** First-to-last submit_sm as the SMSC recorded them. */
 function submitTiming(stats) {
   const first = Date.parse(stats.firstSubmitAt);
@@ -86,15 +161,18 @@ async function rawFloor(smsc) {
   await submitRaw(smsc, { count: COUNT, window: WINDOW, prefix: '4670100', maxSeconds: 60 });
   await smsc.reset();
   const before = load();
+  const cpuBefore = cpuSnapshot();
   const result = await submitRaw(smsc, {
     count: COUNT,
     window: WINDOW,
     prefix: '4670100',
     maxSeconds: MAX_MS / 1000,
   });
+  const cpuAfter = cpuSnapshot();
   const timing = submitTiming(await smsc.stats());
   return {
     ...timing,
+    cpuMs: cpuPerMessage(cpuBefore, cpuAfter, timing.submits, { smscPid: smsc.pid }),
     refused: result.refused,
     finalSeconds: (result.receiptsDoneAt - timing.first) / 1000,
     load: before,
@@ -127,6 +205,7 @@ async function startSuite(store, smsc, { databaseUrl, brokers }, profileDir) {
     adminUrl,
     adminToken,
     gatewayUrl,
+    pid: suite.pid,
     async stop() {
       suite.stop();
       if (process.env.SMPP_BENCH_SUITE_LOG)
@@ -274,22 +353,45 @@ async function untilFinal(suite, authorization, ids, since) {
 }
 
 /** The delivery run: backlog accepted with binds refused, then released and timed at the SMSC. */
-async function platformDelivery(suite, smsc, authorization, prefix) {
+async function platformDelivery(suite, smsc, authorization, prefix, { kafkaPid, databaseUrl }) {
   const accepted = await intake(suite, authorization, { count: COUNT, prefix });
   log(`accepted ${accepted.ids.length} in ${accepted.seconds.toFixed(1)} s; releasing binds`);
-  const from = monotonicUs();
+  // What the intake wrote reaches the counters first.
+  await sleep(1_500);
+  const writesBefore = databaseUrl && (await databaseWrites(databaseUrl));
   const before = load();
   await smsc.holdBinds(false);
-  const stats = await waitFor(async () => {
-    const s = await smsc.stats();
-    return s.submits >= accepted.ids.length && s;
-  }, MAX_MS);
+  // The window opens at the first submit_sm, not at the release: the connector's reconnect
+  // backoff, grown while binds were refused, idles for up to its maximum before it binds.
+  await waitFor(async () => (await smsc.stats()).submits > 0, MAX_MS, 10);
+  const from = monotonicUs();
+  const cpuBefore = cpuSnapshot();
+  const stats = await waitFor(
+    async () => {
+      const s = await smsc.stats();
+      return s.submits >= accepted.ids.length && s;
+    },
+    MAX_MS,
+    50,
+  );
+  const cpuAfter = cpuSnapshot();
   const to = monotonicUs();
   const timing = submitTiming(stats ?? (await smsc.stats()));
   log(`${timing.submits} submits in ${timing.seconds.toFixed(1)} s; waiting for final statuses`);
   const final = await untilFinal(suite, authorization, accepted.ids, timing.first);
+  let writes;
+  if (writesBefore) {
+    await sleep(1_500);
+    writes = writesPerMessage(writesBefore, await databaseWrites(databaseUrl), timing.submits);
+  }
   return {
+    writes,
     ...timing,
+    cpuMs: cpuPerMessage(cpuBefore, cpuAfter, timing.submits, {
+      suitePid: suite.pid,
+      smscPid: smsc.pid,
+      kafkaPid,
+    }),
     accepted: accepted.ids.length,
     intakePerSecond: accepted.ids.length / accepted.seconds,
     final,
@@ -365,7 +467,7 @@ async function platformRun(store, smsc, { profile, limit }) {
       await smsc.dropBinds();
       await smsc.reset();
       await smsc.holdBinds(true);
-      delivery = await platformDelivery(suite, smsc, authorization, '4670');
+      delivery = await platformDelivery(suite, smsc, authorization, '4670', stores);
       if (limit) limited = await limitCheck(suite, smsc);
     } finally {
       await suite.stop();
@@ -386,8 +488,17 @@ async function platformRun(store, smsc, { profile, limit }) {
   };
   if (store !== 'postgres') return run({});
   // A broker of its own unless one is named (withKafka).
-  return withKafka((brokers) => withDatabase((databaseUrl) => run({ databaseUrl, brokers })));
+  return withKafka(async (brokers, kafka) => {
+    const kafkaPid = await kafka?.pid();
+    return withDatabase((databaseUrl) => run({ databaseUrl, brokers, kafkaPid }));
+  });
 }
+
+/** The CPU ms per message columns of a row (the raw floor's "other processes" is its client). */
+const cpuColumns = (ms) =>
+  Object.fromEntries(
+    Object.entries(ms).map(([label, value]) => [`cpu ms/msg: ${label}`, fixed(value, 3)]),
+  );
 
 const fixed = (n, digits = 0) => (n === null || n === undefined ? '—' : n.toFixed(digits));
 
@@ -411,6 +522,7 @@ export async function run() {
           seconds: fixed(floor.seconds, 2),
           perSecond: fixed(floor.perSecond),
           ratio: '1.00',
+          ...cpuColumns(floor.cpuMs),
           allFinalSeconds: fixed(floor.finalSeconds, 1),
           loadAverage: floor.load,
         },
@@ -426,11 +538,18 @@ export async function run() {
           seconds: fixed(delivery.seconds, 2),
           perSecond: fixed(delivery.perSecond),
           ratio: fixed(delivery.perSecond / floor.perSecond, 3),
+          ...cpuColumns(delivery.cpuMs),
           allFinalSeconds: delivery.final.pending
             ? `${delivery.final.pending} not final after ${MAX_MS / 1000} s`
             : fixed(delivery.final.seconds, 1),
           loadAverage: delivery.load,
         });
+        if (delivery.writes) {
+          sections.push({
+            title: `Rows Postgres wrote per message from the binds' release until every status was final (${smsc.name}, ${delivery.writes.transactions.toFixed(2)} transactions per message)`,
+            rows: delivery.writes.rows,
+          });
+        }
         if (limited) {
           sections.push({
             title: `Account limit ${LIMIT_TPS}/s over ${LIMIT_WINDOW_S} s (Postgres + Kafka, ${smsc.name}, sends offered at ~${LIMIT_OFFERED}/s)`,

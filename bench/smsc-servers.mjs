@@ -1,6 +1,6 @@
 // The SMS centres the SMPP benchmarks run against, behind one shape so a benchmark takes the SMSC
 // as a parameter:
-//   { name, host, port, systemId, password,
+//   { name, host, port, systemId, password, pid (its process, for CPU time),
 //     bindUrl(query)        smpp:// URL for the connector's SMSC_BINDS,
 //     holdBinds(hold)       refuse binds (true) or accept them again (false),
 //     dropBinds()           drop the sessions bound now,
@@ -49,6 +49,7 @@ export async function startSimulator({ receiptDelayMs = 100 } = {}) {
     systemId: SYSTEM_ID,
     password: PASSWORD,
     controlUrl: control,
+    pid: child.pid,
     bindUrl: bindUrl('127.0.0.1', port),
     holdBinds: (hold) => post('/refuse-binds', { refuse: hold }),
     dropBinds: () => post('/stop-binds'),
@@ -88,6 +89,7 @@ export async function startJsmpp({ receiptDelayMs = 100 } = {}) {
     systemId: SYSTEM_ID,
     password: PASSWORD,
     controlUrl: control,
+    pid: smsc.pid,
     bindUrl: bindUrl('127.0.0.1', gate.port),
     holdBinds: async (hold) => gate.hold(hold),
     dropBinds: async () => gate.drop(),

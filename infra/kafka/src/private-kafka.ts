@@ -4,7 +4,7 @@
 // the shared broker join the same consumer groups (batch-status, the sms service's, the
 // connector's) and take each other's messages, and its topics still hold earlier runs' messages.
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +26,8 @@ export interface PrivateKafka {
   resume(): Promise<void>;
   /** Stops the broker and deletes its data. */
   stop(): Promise<void>;
+  /** The broker's process id now (a restart changes it), for a benchmark that charges its CPU. */
+  pid(): Promise<number | undefined>;
 }
 
 function freePort(): Promise<number> {
@@ -70,5 +72,11 @@ export async function startPrivateKafka(): Promise<PrivateKafka> {
       await script('stop.sh', '--wipe');
       await rm(home, { recursive: true, force: true });
     },
+    // start.sh's pid file (env.sh: KAFKA_PID_FILE).
+    pid: () =>
+      readFile(join(home, 'kafka.pid'), 'utf8').then(
+        (text) => Number(text.trim()) || undefined,
+        () => undefined,
+      ),
   };
 }

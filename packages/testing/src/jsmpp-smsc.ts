@@ -21,6 +21,8 @@ export interface JsmppSmsc {
   port: number;
   /** Base URL of the control API: /stats, /submits, /refuse-binds?on=, /reset, /restart-ids. */
   controlUrl: string;
+  /** The JVM's process id (a benchmark charges its CPU time to the SMSC). */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -111,6 +113,7 @@ export async function startJsmppSmsc(options: JsmppSmscOptions = {}): Promise<Js
     return {
       port: ports.smpp,
       controlUrl: `http://127.0.0.1:${ports.control}`,
+      pid: child.pid,
       async stop() {
         if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
         await exited;
