@@ -12,7 +12,8 @@
 // Options (environment):
 //   FANOUT_REPORTS=20000   reports per run
 //   FANOUT_RATE=2000       offered reports per second (in batches of 25, as an outbox relay sends)
-//   FANOUT_ROUNDS=3        alternating rounds of floor and bus (the median is reported)
+//   FANOUT_ROUNDS=3        alternating rounds of the three rows after one unmeasured warm-up
+//                          round (the median is reported); about a minute each
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createKafkaBus, subscribeToSmsStatus } from '@msg/bus';
 import { makeEvent, SMS_SOURCE_HEADER, SMS_STATUS_EVENT, Topics } from '@msg/contracts';
@@ -72,7 +73,8 @@ async function offer({ publish, handled }, messages) {
 
 /** The floor: kafkajs as its README shows, one producer and four groups, auto-commit on. */
 async function rawClients(brokers, round) {
-  // A topic of the round's own, read from its beginning.
+  // A topic of the round's own, read from its beginning (the bus rows read sms.status.v1 itself:
+  // subscribeToSmsStatus names it; their new groups read only what comes after they subscribed).
   const topic = `bench.fanout.raw${round}`;
   const kafka = new Kafka({ brokers: [brokers], logLevel: logLevel.NOTHING });
   const admin = kafka.admin();
