@@ -75,9 +75,9 @@ export const BROKERS = process.env.BENCH_KAFKA_BROKERS ?? '127.0.0.1:9092';
 
 /**
  * Runs `run(brokers, kafka)` on the broker BENCH_KAFKA_BROKERS names (kafka undefined), or else
- * on a private one (kafka: its PrivateKafka handle), stopped and wiped afterwards: on the shared broker another suite's members join the same consumer groups
- * and take this run's messages, and its topics still hold earlier runs' messages, which a new
- * consumer group reads first.
+ * on a private one (kafka: its PrivateKafka handle), stopped and wiped afterwards: on the shared
+ * broker another suite's members join the same consumer groups and take this run's messages, and
+ * its topics still hold earlier runs' messages, which a new consumer group reads first.
  */
 export async function withKafka(run) {
   if (process.env.BENCH_KAFKA_BROKERS) return run(BROKERS, undefined);

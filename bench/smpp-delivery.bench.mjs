@@ -14,10 +14,10 @@
 // row gives the CPU ms per message over the same window, of the machine and of each process
 // (suite, SMSC, the private Kafka broker, Postgres, the rest): during delivery both cores are busy,
 // so these say where the work is, and move far less between identical runs than the rate does.
-// On Postgres + Kafka a table also gives the rows Postgres wrote per message (its own counters). Against each SMSC
-// (simulator, then jsmpp) the whole sequence runs once; on the busy 2-core machine of issue 11's
-// "before" that was ~10 min for the simulator and ~8 min for jsmpp, mostly intake and waiting
-// for receipts of the slow platform — narrow it with the options below.
+// On Postgres + Kafka a table also gives the rows Postgres wrote per message (its own counters).
+// Against each SMSC (simulator, then jsmpp) the whole sequence runs once; on the busy 2-core
+// machine of issue 11's "before" that was ~10 min for the simulator and ~8 min for jsmpp, mostly
+// intake and waiting for receipts of the slow platform — narrow it with the options below.
 //
 //   pnpm bench smpp-delivery
 //   SMPP_BENCH_SMSCS=jsmpp SMPP_BENCH_STORES=postgres pnpm bench smpp-delivery
@@ -356,9 +356,12 @@ async function untilFinal(suite, authorization, ids, since) {
 async function platformDelivery(suite, smsc, authorization, prefix, { kafkaPid, databaseUrl }) {
   const accepted = await intake(suite, authorization, { count: COUNT, prefix });
   log(`accepted ${accepted.ids.length} in ${accepted.seconds.toFixed(1)} s; releasing binds`);
-  // What the intake wrote reaches the counters first.
-  await sleep(1_500);
-  const writesBefore = databaseUrl && (await databaseWrites(databaseUrl));
+  let writesBefore;
+  if (databaseUrl) {
+    // What the intake wrote reaches the counters first.
+    await sleep(1_500);
+    writesBefore = await databaseWrites(databaseUrl);
+  }
   const before = load();
   await smsc.holdBinds(false);
   // The window opens at the first submit_sm, not at the release: the connector's reconnect

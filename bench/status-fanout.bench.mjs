@@ -155,7 +155,7 @@ async function measured(name, clientsOf, brokerPid, brokers, round) {
   const messages = reports(`${name}${round}`);
   const clients = await clientsOf(brokers, round);
   try {
-    // The four groups join before the clock starts.
+    // The run's new groups join before the clock starts.
     await sleep(JOIN_MS);
     const broker = processCpuSeconds(brokerPid);
     const client = process.cpuUsage();
