@@ -90,7 +90,13 @@ export const batchService = defineService({
     });
     kit.outboxRelay();
     kit.afterListen('status-consumer', () =>
-      startStatusConsumer({ bus, pool, logger, retention: config.BATCH_RETENTION }),
+      startStatusConsumer({
+        bus,
+        pool,
+        logger,
+        metrics: kit.metrics,
+        retention: config.BATCH_RETENTION,
+      }),
     );
     kit.afterListen('workers', () =>
       startBatchWorkers({

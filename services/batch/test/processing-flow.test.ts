@@ -14,6 +14,7 @@ import {
   Topics,
 } from '@msg/contracts';
 import type pg from 'pg';
+import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startBatchWorkers, startStatusConsumer } from '../src/processing/index.js';
 import {
@@ -93,6 +94,7 @@ async function startReplica(accountById: (id: string) => AccountState | undefine
     bus,
     pool,
     logger: testLogger,
+    metrics: new Registry(),
     retention: config.BATCH_RETENTION,
   });
   return async () => {

@@ -32,7 +32,6 @@ async function decide(batchId: string, seq: number, state: 'submitted' | 'failed
   const batch = await readBatch(pool, batchId);
   await applyStatusReport(
     pool,
-    crypto.randomUUID(),
     {
       messageId: message?.transaction_id ?? '',
       accountId: batch.account_id,

@@ -9,6 +9,7 @@ import {
 } from '@msg/contracts';
 import { withTransaction } from '@msg/db';
 import type pg from 'pg';
+import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { applyStatusReports } from '../src/processing/apply-status.js';
 import { startStatusConsumer } from '../src/processing/index.js';
@@ -32,12 +33,19 @@ let bus: Bus;
 let consumer: Subscription;
 let stop: () => Promise<void>;
 const directory = accountDirectory();
+const metrics = new Registry();
 
 beforeAll(async () => {
   const database = await startProcessingDatabase();
   pool = database.pool;
   bus = createInProcessBus({ logger: testLogger });
-  consumer = await startStatusConsumer({ bus, pool, logger: testLogger, retention: RETENTION });
+  consumer = await startStatusConsumer({
+    bus,
+    pool,
+    logger: testLogger,
+    metrics,
+    retention: RETENTION,
+  });
   stop = async () => {
     await consumer.stop();
     await bus.close();
@@ -85,19 +93,23 @@ async function publishStatus(
   return event;
 }
 
-async function claimed(eventId: string): Promise<boolean> {
-  const { rowCount } = await pool.query(
-    `SELECT 1 FROM batch.processed_event WHERE consumer = 'batch-status' AND event_id = $1`,
-    [eventId],
-  );
-  return rowCount === 1;
+/** Reports the status consumer has handled (committed) so far, of one outcome or all. */
+async function handled(outcome?: string): Promise<number> {
+  const metric = await metrics.getSingleMetric('batch_status_reports_total')?.get();
+  return (metric?.values ?? [])
+    .filter((v) => outcome === undefined || v.labels.outcome === outcome)
+    .reduce((sum, v) => sum + v.value, 0);
 }
 
 const wait = { timeout: 5_000, interval: 20 };
 
-/** A report as the connector writes it, and its event id, without publishing it. */
-function reportOf(message: MessageRow, accountId: string, report: Partial<SmsStatus> = {}) {
-  const payload: SmsStatus = {
+/** A report as the connector writes it, without publishing it. */
+function reportOf(
+  message: MessageRow,
+  accountId: string,
+  report: Partial<SmsStatus> = {},
+): SmsStatus {
+  return {
     messageId: message.transaction_id ?? '',
     accountId,
     source: 'batch',
@@ -107,7 +119,6 @@ function reportOf(message: MessageRow, accountId: string, report: Partial<SmsSta
     state: 'submitted',
     ...report,
   };
-  return { eventId: randomUUID(), report: payload };
 }
 
 describe('status consumer', () => {
@@ -147,12 +158,13 @@ describe('status consumer', () => {
   it('when the same report arrives twice and later reports follow, then it is applied once and the rest ignored', async () => {
     const { id, account, messages } = await queuedBatch(2);
     const [m1] = messages as [MessageRow];
+    const before = await handled('already-decided');
     const first = await publishStatus(m1, account.id, { state: 'submitted' });
     await publishStatus(m1, account.id, { state: 'submitted' }, first);
     await publishStatus(m1, account.id, { state: 'failed', error: { description: 'late' } });
-    const last = await publishStatus(m1, account.id, { state: 'delivered' });
-    // Same key, so same partition and order: once the last is claimed, the others were handled.
-    await vi.waitFor(async () => expect(await claimed(last.id)).toBe(true), wait);
+    await publishStatus(m1, account.id, { state: 'delivered' });
+    // The redelivery and both later reports find the message decided.
+    await vi.waitFor(async () => expect(await handled('already-decided')).toBe(before + 3), wait);
 
     expect(await readBatch(pool, id)).toMatchObject({
       submitted_messages: 1,
@@ -179,14 +191,15 @@ describe('status consumer', () => {
   it('when a report belongs to another owner, then it is skipped', async () => {
     const { id, account, messages } = await queuedBatch(1);
     const [m1] = messages as [MessageRow];
-    const foreign = await publishStatus(m1, account.id, {
+    const before = await handled();
+    await publishStatus(m1, account.id, {
       state: 'failed',
       source: 'sms',
       error: { description: 'not ours' },
     });
-    const ours = await publishStatus(m1, account.id, { state: 'submitted' });
-    await vi.waitFor(async () => expect(await claimed(ours.id)).toBe(true), wait);
-    expect(await claimed(foreign.id)).toBe(false);
+    await publishStatus(m1, account.id, { state: 'submitted' });
+    // Same key, so same partition and order: once ours is handled, the foreign one was seen.
+    await vi.waitFor(async () => expect(await handled()).toBe(before + 1), wait);
     expect((await readMessages(pool, id))[0]?.status).toBe('submitted');
   });
 
@@ -252,7 +265,7 @@ describe('status consumer', () => {
     expect(outcomes).toEqual([
       'applied',
       'applied',
-      'duplicate',
+      'already-decided',
       'already-decided',
       'applied',
       'unknown-message',
@@ -271,9 +284,9 @@ describe('status consumer', () => {
       failed_messages: 1,
       last_change_seq: '3',
     });
-    // Applied again (a redelivered group): every event is a duplicate, nothing moves.
+    // Applied again (a redelivered group): every message is decided already, nothing moves.
     const again = await withTransaction(pool, (sql) => applyStatusReports(sql, group, RETENTION));
-    expect(again.filter((o) => o !== 'duplicate')).toEqual([]);
+    expect(again).toEqual([...Array(5).fill('already-decided'), 'unknown-message']);
     expect((await readBatch(pool, id)).last_change_seq).toBe('3');
   });
 
@@ -293,12 +306,11 @@ describe('status consumer', () => {
     expect(await readBatch(pool, b.id)).toMatchObject({ status: 'failed', failed_messages: 1 });
   });
 
-  it('when a report names an unknown message, then it is claimed and ignored', async () => {
-    const unknown = await publishStatus(
-      { transaction_id: randomUUID() } as MessageRow,
-      randomUUID(),
-      { state: 'submitted' },
-    );
-    await vi.waitFor(async () => expect(await claimed(unknown.id)).toBe(true), wait);
+  it('when a report names an unknown message, then it is counted and ignored', async () => {
+    const unknown = await handled('unknown-message');
+    await publishStatus({ transaction_id: randomUUID() } as MessageRow, randomUUID(), {
+      state: 'submitted',
+    });
+    await vi.waitFor(async () => expect(await handled('unknown-message')).toBe(unknown + 1), wait);
   });
 });

@@ -59,7 +59,7 @@ export const smsService = defineService({
     kit.outboxRelay();
     const accountById = (id: string) => directory.byId(id);
     kit.afterListen('status-consumer', () =>
-      startStatusConsumer({ bus, logger, pool, accountById }),
+      startStatusConsumer({ bus, logger, pool, accountById, metrics: kit.metrics }),
     );
     kit.afterListen('inbound-opt-outs', () =>
       startInboundOptOuts({ bus, logger, pool, accountById }),

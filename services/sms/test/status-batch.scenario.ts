@@ -175,7 +175,7 @@ export function statusBatchScenarios({ postgres }: { postgres: boolean }): void 
       });
     });
 
-    it('when one event is twice in a batch, or was applied before, then it is a duplicate; unknown ids are named so', async () => {
+    it('when one event is twice in a batch, or was applied before, then it is stale (no step forward); unknown ids are named so', async () => {
       const accountId = crypto.randomUUID();
       const [messageId = ''] = await sendMany(1, accountId);
       const submitted = asReport(statusEvent({ messageId, accountId, state: 'submitted' }));
@@ -188,14 +188,14 @@ export function statusBatchScenarios({ postgres }: { postgres: boolean }): void 
 
       expect(await apply([submitted, submitted, unknown, notUuid])).toEqual([
         'applied',
-        'duplicate',
+        'stale',
         'unknown-message',
         'unknown-message',
       ]);
-      expect(await apply([submitted])).toEqual(['duplicate']);
+      expect(await apply([submitted])).toEqual(['stale']);
     });
 
-    it('when the batch fails, then nothing of it stays: neither the claims nor the changes', async () => {
+    it('when the batch fails, then nothing of it stays', async () => {
       const accountId = crypto.randomUUID();
       const [messageId = ''] = await sendMany(1, accountId);
       const submitted = asReport(statusEvent({ messageId, accountId, state: 'submitted' }));

@@ -17,6 +17,7 @@ import {
   startFakeBilling,
   startTestRuntime,
 } from '@msg/testing';
+import { Registry } from 'prom-client';
 import request from 'supertest';
 import { loadSmsConfig } from '../src/config.js';
 import { startSmsService } from '../src/service.js';
@@ -73,6 +74,8 @@ export async function startTestSms({ postgres = false }: { postgres?: boolean } 
   const { pool, bus } = runtime;
   // Plays the admin service's billing API (prepaid debits).
   const billing = await startFakeBilling();
+  // The service's own registry, so a test can read how many status reports it has handled.
+  const metrics = new Registry();
   const sms = await startSmsService(
     loadSmsConfig({
       LOG_LEVEL: 'error',
@@ -80,9 +83,17 @@ export async function startTestSms({ postgres = false }: { postgres?: boolean } 
       ADMIN_URL: billing.url,
       BILLING_INTERNAL_TOKEN: billing.token,
     }),
-    runtime,
+    { ...runtime, metrics },
   );
   const passwordHash = await hashSecret(PASSWORD);
+
+  /** Status reports the status consumer has handled (committed) so far, of one outcome or all. */
+  async function statusReports(outcome?: string): Promise<number> {
+    const metric = await metrics.getSingleMetric('sms_status_reports_total')?.get();
+    return (metric?.values ?? [])
+      .filter((v) => outcome === undefined || v.labels.outcome === outcome)
+      .reduce((sum, v) => sum + v.value, 0);
+  }
   const seen: Record<string, Seen[]> = {
     [Topics.smsOutbound]: [],
     [Topics.callbacks]: [],
@@ -144,15 +155,20 @@ export async function startTestSms({ postgres = false }: { postgres?: boolean } 
       return value;
     },
 
-    /** Resolves once the status consumer has handled (claimed) the event. */
-    async handled(eventId: string): Promise<void> {
-      await eventually(async () => {
-        const { rowCount } = await pool.query(
-          'SELECT 1 FROM sms.processed_event WHERE consumer = $1 AND event_id = $2',
-          ['sms-status', eventId],
-        );
-        return rowCount === 1 ? true : undefined;
-      }, `event ${eventId} to be handled`);
+    statusReports,
+
+    /**
+     * Runs `publish` (which publishes `count` status reports) and resolves once the status
+     * consumer has handled that many more; tests of one file run one at a time.
+     */
+    async handled<T>(count: number, publish: () => Promise<T>): Promise<T> {
+      const before = await statusReports();
+      const published = await publish();
+      await eventually(
+        async () => ((await statusReports()) >= before + count ? true : undefined),
+        `${count} status reports to be handled`,
+      );
+      return published;
     },
 
     /** The callback bodies (messageId, status) queued so far for these messages, in order. */

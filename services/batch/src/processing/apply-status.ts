@@ -3,7 +3,6 @@ import { type Sql, withTransaction } from '@msg/db';
 import type pg from 'pg';
 import {
   BATCH_COLUMNS,
-  BATCH_SCHEMA,
   BATCH_TABLE,
   type BatchRow,
   batchById,
@@ -11,16 +10,11 @@ import {
 } from '../batches/batch-row.js';
 import { completeIfDecided } from './complete-batch.js';
 
-/** Consumer name of the status consumer in processed_event, and its consumer group. */
+/** The status consumer's consumer group. */
 export const STATUS_CONSUMER = 'batch-status';
 
-export type StatusOutcome = 'applied' | 'duplicate' | 'already-decided' | 'unknown-message';
-
-/** One sms.status.v1 report and the id of the event that carried it. */
-export interface StatusReportEvent {
-  eventId: string;
-  report: SmsStatus;
-}
+/** 'already-decided' is also what a redelivered report is: its message was decided by it. */
+export type StatusOutcome = 'applied' | 'already-decided' | 'unknown-message';
 
 /** A message a report decides, as one row of the grouped UPDATE. */
 interface Decision {
@@ -34,22 +28,24 @@ interface Decision {
 /** Applies one status report; see applyStatusReports. */
 export async function applyStatusReport(
   pool: pg.Pool,
-  eventId: string,
   report: SmsStatus,
   retentionMs: number,
 ): Promise<StatusOutcome> {
   const [outcome] = await withTransaction(pool, (sql) =>
-    applyStatusReports(sql, [{ eventId, report }], retentionMs),
+    applyStatusReports(sql, [report], retentionMs),
   );
-  return outcome ?? 'duplicate';
+  if (!outcome) throw new Error('applyStatusReports answered no outcome');
+  return outcome;
 }
 
 /**
- * Applies status reports to their batch messages in the caller's transaction, with their dedupe
- * claims: the first report that decides a queued message (submitted — or delivered or expired
- * when the submit report never came — or failed) sets its submission status, gives it the batch's
- * next change_seq and moves the counters, under the batch row's lock; anything later for the same
- * message is ignored. A batch completes when its last undecided message is decided.
+ * Applies status reports to their batch messages in the caller's transaction: the first report
+ * that decides a queued message (submitted — or delivered or expired when the submit report never
+ * came — or failed) sets its submission status, gives it the batch's next change_seq and moves
+ * the counters, under the batch row's lock; anything later for the same message is ignored. A
+ * batch completes when its last undecided message is decided. That rule is also the dedupe: a
+ * redelivered report finds its message decided (by itself), so no event id is claimed (which
+ * would be two more row writes per recipient).
  *
  * Many reports share one transaction and a few statements per batch (not ~9 round trips each):
  * at a million recipients the status consumer must keep up with the bind's submit rate, and every
@@ -58,25 +54,19 @@ export async function applyStatusReport(
  */
 export async function applyStatusReports(
   sql: Sql,
-  reports: readonly StatusReportEvent[],
+  reports: readonly SmsStatus[],
   retentionMs: number,
 ): Promise<StatusOutcome[]> {
-  const outcomes: StatusOutcome[] = reports.map(() => 'duplicate');
-  const claimed = await claimEvents(sql, [...new Set(reports.map((r) => r.eventId))]);
-  // The first report of each claimed event (an event delivered twice in one group counts once).
-  const fresh = reports
-    .map((r, index) => ({ ...r, index }))
-    .filter((r) => claimed.delete(r.eventId));
-  if (fresh.length === 0) return outcomes;
-
+  const outcomes: StatusOutcome[] = reports.map(() => 'unknown-message');
+  const indexed = reports.map((report, index) => ({ report, index }));
   const found = await sql.query<{ transaction_id: string; batch_id: string }>(
     `SELECT transaction_id::text AS transaction_id, batch_id
        FROM ${MESSAGE_TABLE} WHERE transaction_id = ANY($1::uuid[])`,
-    [[...new Set(fresh.map((r) => r.report.messageId))]],
+    [[...new Set(reports.map((r) => r.messageId))]],
   );
   const batchOf = new Map(found.rows.map((row) => [row.transaction_id, row.batch_id]));
-  const byBatch = new Map<string, typeof fresh>();
-  for (const r of fresh) {
+  const byBatch = new Map<string, typeof indexed>();
+  for (const r of indexed) {
     const batchId = batchOf.get(r.report.messageId);
     if (!batchId) {
       outcomes[r.index] = 'unknown-message';
@@ -93,23 +83,11 @@ export async function applyStatusReports(
   return outcomes;
 }
 
-/** Inserts the claims in one statement; the event ids claimed now (not seen before). */
-async function claimEvents(sql: Sql, eventIds: string[]): Promise<Set<string>> {
-  const { rows } = await sql.query<{ event_id: string }>(
-    `INSERT INTO "${BATCH_SCHEMA}"."processed_event" ("consumer", "event_id")
-     SELECT $1, unnest($2::text[])
-     ON CONFLICT DO NOTHING
-     RETURNING "event_id"`,
-    [STATUS_CONSUMER, eventIds],
-  );
-  return new Set(rows.map((row) => row.event_id));
-}
-
 /** The reports about one batch's messages, under its row lock: [report index, outcome] pairs. */
 async function applyToBatch(
   sql: Sql,
   batchId: string,
-  reports: readonly (StatusReportEvent & { index: number })[],
+  reports: readonly { report: SmsStatus; index: number }[],
   retentionMs: number,
 ): Promise<[number, StatusOutcome][]> {
   // The messages' statuses only change under the batch's lock: read them holding it.

@@ -27,25 +27,6 @@ export interface MessageStatusChange {
   error: unknown;
 }
 
-/**
- * Claims the event ids for `consumer` (processed_event), answering those claimed now: an id
- * claimed before (a redelivery) is not among them. Sorted, so two batches that share ids take
- * the index entries in one order and cannot deadlock.
- */
-export async function claimEvents(
-  sql: Sql,
-  consumer: string,
-  eventIds: string[],
-): Promise<Set<string>> {
-  const { rows } = await sql.query<{ event_id: string }>(
-    `INSERT INTO "${SMS_SCHEMA}"."processed_event" ("consumer", "event_id")
-     SELECT $1, "id" FROM unnest($2::text[]) AS "claim" ("id") ORDER BY "id"
-     ON CONFLICT DO NOTHING RETURNING "event_id"`,
-    [consumer, [...new Set(eventIds)].sort()],
-  );
-  return new Set(rows.map((r) => r.event_id));
-}
-
 /** The messages, locked until the transaction ends; in id order, so batches cannot deadlock. */
 export async function lockMessages(
   sql: Sql,
