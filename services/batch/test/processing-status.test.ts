@@ -8,6 +8,7 @@ import {
   Topics,
 } from '@msg/contracts';
 import { withTransaction } from '@msg/db';
+import { metricTotal } from '@msg/testing';
 import type pg from 'pg';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -94,12 +95,8 @@ async function publishStatus(
 }
 
 /** Reports the status consumer has handled (committed) so far, of one outcome or all. */
-async function handled(outcome?: string): Promise<number> {
-  const metric = await metrics.getSingleMetric('batch_status_reports_total')?.get();
-  return (metric?.values ?? [])
-    .filter((v) => outcome === undefined || v.labels.outcome === outcome)
-    .reduce((sum, v) => sum + v.value, 0);
-}
+const handled = (outcome?: string) =>
+  metricTotal(metrics, 'batch_status_reports_total', outcome ? { outcome } : {});
 
 const wait = { timeout: 5_000, interval: 20 };
 

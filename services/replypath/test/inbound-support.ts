@@ -18,6 +18,7 @@ import { loadNotifierConfig, startNotifier } from '@msg/notifier';
 import {
   accountState,
   createScratchDatabase,
+  metricTotal,
   startCallbackReceiver,
   startTestRuntime,
 } from '@msg/testing';
@@ -259,10 +260,8 @@ export async function startInboundHarness() {
     },
 
     /** The value of replypath_inbound_sms_total for an outcome. */
-    async inboundCount(outcome: string): Promise<number> {
-      const metric = await metrics.getSingleMetric('replypath_inbound_sms_total')?.get();
-      return metric?.values.find((v) => v.labels.outcome === outcome)?.value ?? 0;
-    },
+    inboundCount: (outcome: string) =>
+      metricTotal(metrics, 'replypath_inbound_sms_total', { outcome }),
 
     /** Which events the inbound consumer has handled (claimed), by event id. */
     async handled(eventId: string): Promise<boolean> {

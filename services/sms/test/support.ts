@@ -13,6 +13,7 @@ import {
   accountState,
   createScratchDatabase,
   eventually,
+  metricTotal,
   publishAccount,
   startFakeBilling,
   startTestRuntime,
@@ -88,12 +89,8 @@ export async function startTestSms({ postgres = false }: { postgres?: boolean } 
   const passwordHash = await hashSecret(PASSWORD);
 
   /** Status reports the status consumer has handled (committed) so far, of one outcome or all. */
-  async function statusReports(outcome?: string): Promise<number> {
-    const metric = await metrics.getSingleMetric('sms_status_reports_total')?.get();
-    return (metric?.values ?? [])
-      .filter((v) => outcome === undefined || v.labels.outcome === outcome)
-      .reduce((sum, v) => sum + v.value, 0);
-  }
+  const statusReports = (outcome?: string) =>
+    metricTotal(metrics, 'sms_status_reports_total', outcome ? { outcome } : {});
   const seen: Record<string, Seen[]> = {
     [Topics.smsOutbound]: [],
     [Topics.callbacks]: [],
