@@ -8,7 +8,8 @@
 //     the embedded default (no DATABASE_URL / KAFKA_BROKERS);
 //  3. a configured 100/s account limit over a 60 s window (Postgres + Kafka, simulator): sends are
 //     offered at ~150/s, so the connector's pacing is what shapes the submit rate;
-//  4. a CPU profile of the suite process during the delivery run on Postgres + Kafka.
+//  4. a CPU profile of the suite process during the delivery run on Postgres + Kafka (or the
+//     embedded default: SMPP_BENCH_PROFILE_STORE).
 // Every row is a ratio to the floor of the same run: absolute rates on a shared 2-core machine
 // move with whatever else runs (the load average is reported beside them). Beside the rate, each
 // row gives the CPU ms per message over the same window, of the machine and of each process
@@ -30,6 +31,7 @@
 //   SMPP_BENCH_LIMIT_SECONDS=60      its measured window
 //   SMPP_BENCH_PROFILE=1             0 skips the CPU profile; else the .cpuprofile is kept in
 //                                    SMPP_BENCH_PROFILE_DIR (default: a new directory in /tmp)
+//   SMPP_BENCH_PROFILE_STORE=postgres the platform shape profiled (the simulator's run of it)
 //   SMPP_BENCH_MAX_SECONDS=300       bound of each phase (intake, delivery, final statuses)
 //   SMPP_BENCH_SUITE_LOG=<file>      write the suite's log (level info) there when it stops
 //   BENCH_DATABASE_URL               as for every benchmark (processes.mjs)
@@ -50,6 +52,8 @@ const SMSC_NAMES = (process.env.SMPP_BENCH_SMSCS ?? 'simulator,jsmpp').split(','
 const STORES = (process.env.SMPP_BENCH_STORES ?? 'postgres,embedded').split(',');
 const LIMIT_CHECK = process.env.SMPP_BENCH_LIMIT !== '0';
 const PROFILE = process.env.SMPP_BENCH_PROFILE !== '0';
+const PROFILE_STORE = process.env.SMPP_BENCH_PROFILE_STORE ?? 'postgres';
+const storeLabel = (store) => (store === 'postgres' ? 'Postgres + Kafka' : 'embedded default');
 const MAX_MS = Number(process.env.SMPP_BENCH_MAX_SECONDS ?? 300) * 1000;
 const INTAKE_CONCURRENCY = 32;
 const LIMIT_TPS = 100;
@@ -531,12 +535,12 @@ export async function run() {
         },
       ];
       for (const store of STORES) {
-        const profile = PROFILE && store === 'postgres' && smscName === 'simulator';
+        const profile = PROFILE && store === PROFILE_STORE && smscName === 'simulator';
         const limit = LIMIT_CHECK && store === 'postgres' && smscName === 'simulator';
         log(`${smsc.name}: platform on ${store}`);
         const { delivery, limited, cpu } = await platformRun(store, smsc, { profile, limit });
         rows.push({
-          name: `platform, ${store === 'postgres' ? 'Postgres + Kafka' : 'embedded default'} (accepted at ${fixed(delivery.intakePerSecond)}/s before)`,
+          name: `platform, ${storeLabel(store)} (accepted at ${fixed(delivery.intakePerSecond)}/s before)`,
           submits: delivery.submits,
           seconds: fixed(delivery.seconds, 2),
           perSecond: fixed(delivery.perSecond),
@@ -576,7 +580,7 @@ export async function run() {
             `profile: node bench/profile-summary.mjs ${cpu.file} --from ${delivery.window.from} --to ${delivery.window.to}`,
           );
           sections.push({
-            title: `CPU of the suite process during the delivery run (Postgres + Kafka): ${cpu.windowMs} ms sampled, event loop busy ${cpu.busyPercent}% — self time by package`,
+            title: `CPU of the suite process during the delivery run (${storeLabel(PROFILE_STORE)}): ${cpu.windowMs} ms sampled, event loop busy ${cpu.busyPercent}% — self time by package`,
             rows: cpu.packages,
           });
           sections.push({
