@@ -47,7 +47,8 @@ const COMMITTED_POLL_MS = 500;
  * Resolved offsets are committed at most this often (and whenever partitions are given back or
  * the consumer stops). kafkajs' own auto-commit sends one OffsetCommit per fetched batch and
  * partition: on a busy topic fetched in small batches that was most of the consumers' requests to
- * the broker. A crash re-delivers at most this much more; consumers dedupe by event id.
+ * the broker. A crash re-delivers at most this much more, which consumers dedupe (by event id, or
+ * by a state that only moves forward).
  */
 const COMMIT_EVERY_MS = 1_000;
 

@@ -57,22 +57,21 @@ export async function applyStatusReports(
   reports: readonly SmsStatus[],
   retentionMs: number,
 ): Promise<StatusOutcome[]> {
+  // A report whose message no batch has stays 'unknown-message'.
   const outcomes: StatusOutcome[] = reports.map(() => 'unknown-message');
-  const indexed = reports.map((report, index) => ({ report, index }));
   const found = await sql.query<{ transaction_id: string; batch_id: string }>(
     `SELECT transaction_id::text AS transaction_id, batch_id
        FROM ${MESSAGE_TABLE} WHERE transaction_id = ANY($1::uuid[])`,
     [[...new Set(reports.map((r) => r.messageId))]],
   );
   const batchOf = new Map(found.rows.map((row) => [row.transaction_id, row.batch_id]));
-  const byBatch = new Map<string, typeof indexed>();
-  for (const r of indexed) {
-    const batchId = batchOf.get(r.report.messageId);
-    if (!batchId) {
-      outcomes[r.index] = 'unknown-message';
-      continue;
-    }
-    byBatch.set(batchId, [...(byBatch.get(batchId) ?? []), r]);
+  const byBatch = new Map<string, { report: SmsStatus; index: number }[]>();
+  for (const [index, report] of reports.entries()) {
+    const batchId = batchOf.get(report.messageId);
+    if (!batchId) continue;
+    const mine = byBatch.get(batchId);
+    if (mine) mine.push({ report, index });
+    else byBatch.set(batchId, [{ report, index }]);
   }
   for (const batchId of [...byBatch.keys()].sort()) {
     const mine = byBatch.get(batchId) ?? [];
