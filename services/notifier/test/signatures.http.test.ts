@@ -1,4 +1,5 @@
 import { Topics } from '@msg/contracts';
+import { headerRecord } from '@msg/testing';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import request from 'supertest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -19,11 +20,7 @@ afterEach(() => {
 });
 
 /** The received headers as the verifier takes them. */
-function headersOf(req: ReceivedRequest | undefined): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(req?.headers ?? {}).map(([name, value]) => [name, String(value)]),
-  );
-}
+const headersOf = (req: ReceivedRequest | undefined) => headerRecord(req?.headers ?? {});
 
 async function secretOf(service: Notifier, name: string): Promise<string> {
   const res = await request(service.app)

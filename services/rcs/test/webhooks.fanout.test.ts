@@ -27,6 +27,7 @@ describe('RCS event fan-out to webhooks (spec 4.5 rule 4, 5 rule 4, 6.3)', () =>
     notifier = await startNotifier(
       loadNotifierConfig({
         LOG_LEVEL: 'error',
+        CALLBACK_SECRETS_KEY: randomBytes(32).toString('hex'),
         CALLBACK_ALLOWED_HOSTS: '127.0.0.1',
         CALLBACK_RETRY_BASE: '40ms',
         CALLBACK_RETRY_MAX: '150ms',
