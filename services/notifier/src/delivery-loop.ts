@@ -95,22 +95,34 @@ export function createDeliveryLoop(options: DeliveryLoopOptions) {
   }
 
   /**
-   * The claimed rows with the secrets of their accounts, read once per claim. Without them
-   * nothing is sent (never unsigned): the slots go back and the rows wait for their lease to end.
+   * The claimed rows with the secrets of their accounts, read once per claim. A row whose account
+   * has no usable secret (it cannot be opened: another CALLBACK_SECRETS_KEY, a damaged value) is
+   * not sent, never unsigned: its slot goes back and it waits for its lease to end, while the
+   * other accounts' rows go out.
    */
   async function withSecrets(rows: CallbackRow[]): Promise<[CallbackRow, string[]][]> {
     if (rows.length === 0) return [];
+    let secrets: Map<string, string[]>;
     try {
-      const secrets = await signingSecrets(rows.map((row) => row.account_id));
-      return rows.map((row) => {
-        const ofAccount = secrets.get(row.account_id);
-        if (!ofAccount?.length) throw new Error(`no signing secret for ${row.account_id}`);
-        return [row, ofAccount];
-      });
+      secrets = await signingSecrets(rows.map((row) => row.account_id));
     } catch (error) {
       for (const row of rows) limiter.release(row.target);
       throw error;
     }
+    const ready: [CallbackRow, string[]][] = [];
+    for (const row of rows) {
+      const ofAccount = secrets.get(row.account_id);
+      if (ofAccount?.length) {
+        ready.push([row, ofAccount]);
+        continue;
+      }
+      limiter.release(row.target);
+      log.error('callback held: no usable signing secret', {
+        callbackId: row.callback_id,
+        accountId: row.account_id,
+      });
+    }
+    return ready;
   }
 
   async function run(): Promise<void> {

@@ -1,8 +1,12 @@
+import { randomBytes } from 'node:crypto';
+import { createSecretBox } from '@msg/auth';
 import { Topics } from '@msg/contracts';
 import { headerRecord } from '@msg/testing';
+import { generateSigningSecret } from '@msg/webhooks';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import request from 'supertest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { insertCallback } from '../src/callback-store.js';
 import type { Notifier } from '../src/service.js';
 import { PASSWORD, useNotifierHarness } from './harness.js';
 import type { ReceivedRequest } from './receiver.js';
@@ -233,6 +237,38 @@ describe('rotation', () => {
     expect(() => new Webhook(first).verify(got?.body ?? '', headersOf(got))).toThrow(
       WebhookVerificationError,
     );
+  });
+});
+
+describe('without a usable secret', () => {
+  it("when an account's stored secret cannot be opened, then its callback is held, never sent unsigned, and another account's in the same claim still goes out", async () => {
+    const target = await world.receiver();
+    const [damaged, healthy] = [await world.account(), await world.account()];
+    const first = await world.notifier();
+    await secretOf(first, damaged.name);
+    await secretOf(first, healthy.name);
+    await first.stop();
+    world.forgetLastCleanup();
+    // A value sealed under another key, as after a wrong CALLBACK_SECRETS_KEY.
+    await world
+      .pool()
+      .query(`UPDATE "notifier"."signing_secret" SET "secret" = $2 WHERE "account_id" = $1`, [
+        damaged.id,
+        createSecretBox(randomBytes(32)).seal(generateSigningSecret()),
+      ]);
+    // Both stored while no notifier runs: the next one claims them together.
+    const held = callbackRequest(`${target.url}/held`, { accountId: damaged.id, body: { n: 1 } });
+    const sent = callbackRequest(`${target.url}/sent`, { accountId: healthy.id, body: { n: 2 } });
+    for (const request of [held, sent]) await insertCallback(world.pool(), request, 60_000);
+
+    await world.notifier();
+    await world.deliveredRow(sent.callbackId);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(target.received.map((r) => r.url)).toEqual(['/sent']);
+    expect(await world.rowOf(held.callbackId)).toMatchObject({ status: 'pending', attempts: 0 });
+    await world
+      .pool()
+      .query('DELETE FROM "notifier"."callback" WHERE "callback_id" = $1', [held.callbackId]);
   });
 });
 

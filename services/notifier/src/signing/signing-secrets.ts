@@ -68,18 +68,23 @@ export function createSigningSecretStore({ pool, box }: { pool: pg.Pool; box: Se
   return {
     /**
      * The secrets that sign each account's callbacks now: its current one, then the one it
-     * replaced while that one's grace period runs.
+     * replaced while that one's grace period runs. An account whose secrets cannot be opened
+     * (sealed under another key, or altered) is left out, not failing the others.
      */
     async signingSecrets(accountIds: string[]): Promise<Map<string, string[]>> {
-      const rows = await rowsOf([...new Set(accountIds)]);
-      return new Map(
-        [...rows].map(([id, row]) => [
-          id,
-          [row.secret, row.previous_secret]
-            .filter((sealed): sealed is string => sealed !== null)
-            .map((sealed) => box.open(sealed)),
-        ]),
-      );
+      const secrets = new Map<string, string[]>();
+      for (const [id, row] of await rowsOf([...new Set(accountIds)])) {
+        try {
+          const sealed = [row.secret, row.previous_secret].filter((v): v is string => v !== null);
+          secrets.set(
+            id,
+            sealed.map((value) => box.open(value)),
+          );
+        } catch {
+          // Left out: the caller holds its callbacks and says so.
+        }
+      }
+      return secrets;
     },
 
     async current(accountId: string): Promise<SigningSecretView> {
