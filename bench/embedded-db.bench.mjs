@@ -10,6 +10,7 @@
 //   BENCH_COMPARE_REPO=/work/main node bench/run.mjs embedded-db
 // BENCH_COMPARE_FIRST=1 measures that checkout first (alternate runs on a noisy machine).
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -119,6 +120,12 @@ export async function databaseWork(repo) {
 const BANNER =
   /Admin API \(internal\)\s+(\S+)\s+token: (\S+)\s+SMSC simulator control (\S+)[\s\S]*^ready: (\S+)$/m;
 
+/**
+ * The key sealing callback signing secrets, one per bench run: given, so the suite keeps no key
+ * file beside the temporary data directory.
+ */
+const CALLBACK_SECRETS_KEY = randomBytes(32).toString('hex');
+
 /** Starts the repo's built suite; resolves at its "ready:" line with its URLs and start time. */
 function startSuite(repo, dataDir) {
   const started = performance.now();
@@ -130,6 +137,7 @@ function startSuite(repo, dataDir) {
       ADMIN_PORT: '0',
       SMSC_CONTROL_PORT: '0',
       EMBEDDED_DATA_DIR: dataDir,
+      CALLBACK_SECRETS_KEY,
       LOG_LEVEL: 'error',
     },
     stdio: ['ignore', 'pipe', 'pipe'],

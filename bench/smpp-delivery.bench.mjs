@@ -37,6 +37,7 @@
 //   BENCH_DATABASE_URL               as for every benchmark (processes.mjs)
 //   BENCH_KAFKA_BROKERS              a broker to use; unset: a private one (withKafka in processes.mjs),
 //                                    since suites on a shared broker take each other's messages
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -193,7 +194,11 @@ async function startSuite(store, smsc, { databaseUrl, brokers }, profileDir) {
     LOG_LEVEL: process.env.SMPP_BENCH_SUITE_LOG ? 'info' : 'error',
     ...(store === 'postgres'
       ? { DATABASE_URL: databaseUrl, KAFKA_BROKERS: brokers }
-      : { EMBEDDED_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'bench-pglite-')) }),
+      : {
+          EMBEDDED_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'bench-pglite-')),
+          // Given, so the suite keeps no key file beside the temporary data directory.
+          CALLBACK_SECRETS_KEY: randomBytes(32).toString('hex'),
+        }),
   };
   const args = [
     ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),

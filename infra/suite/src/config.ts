@@ -45,6 +45,12 @@ export const suiteSettings = z.object({
     .describe(
       "Key that encrypts RCS agents' RBM credentials (32 bytes, hex or base64); generated when unset (credentials stored by an earlier run then no longer open).",
     ),
+  CALLBACK_SECRETS_KEY: z
+    .string()
+    .optional()
+    .describe(
+      "Key that seals the accounts' callback signing secrets (32 bytes, hex or base64); unset: kept in callback-secrets.key beside EMBEDDED_DATA_DIR (made on first start), or a new one per run with EMBEDDED_DATA_DIR=memory.",
+    ),
   RCS_RATE_LIMIT_PER_MINUTE: int({ min: 1, max: 1_000_000, default: 100 }).describe(
     'Requests per minute per RCS client (spec 8.4: 100); benchmarks lift it.',
   ),

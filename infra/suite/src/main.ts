@@ -48,6 +48,7 @@ Try:
   curl -s ${suite.gatewayUrl}/txt2voice/v1/messages -u '${suite.demo.username}:${suite.demo.password}' \\
     -H 'content-type: application/json' -d '{"to":"+46701740605","text":"Your code is 1 2 3 4","play_count":1}'
   curl -s ${suite.sipCalleeControlUrl}/calls
+  curl -s ${suite.gatewayUrl}/v1/callbacks/signing-secret -u '${suite.demo.username}:${suite.demo.password}'   # verifies every callback
   RCS_URL=${suite.serviceUrls.rcs} RCS_ADMIN_TOKEN=${suite.adminToken} pnpm rcs agents list
   REPLYPATH_URL=${suite.serviceUrls.replypath} REPLYPATH_ADMIN_TOKEN=${suite.adminToken} pnpm replypath list
 

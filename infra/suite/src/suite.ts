@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { adminService, loadAdminConfig } from '@msg/admin';
 import { batchService, loadBatchConfig } from '@msg/batch';
@@ -32,6 +32,7 @@ import { deployedDependencies, loadVoiceConfig, voiceService } from '@msg/voice'
 import got from 'got';
 import { type DemoAccount, republishAccounts, seedDemoAccount } from './admin-client.js';
 import type { SuiteConfig } from './config.js';
+import { keptKey } from './kept-key.js';
 import { createServiceAccountKey } from './rbm-service-account.js';
 import { seedRcsAgent } from './rcs-agent.js';
 import { describePool, seedReplypathPool } from './replypath-pool.js';
@@ -155,6 +156,7 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
       notifierService,
       loadNotifierConfig({
         ...common,
+        CALLBACK_SECRETS_KEY: await callbackSecretsKey(config),
         // The embedded suite is a developer's machine: callbacks to localhost are the point.
         CALLBACK_ALLOW_PRIVATE_TARGETS: String(config.CALLBACK_ALLOW_PRIVATE_TARGETS),
       }),
@@ -312,6 +314,7 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
         UPSTREAM_REPLYPATH_LEGACY: replypathLegacyUrl,
         UPSTREAM_RCS: rcsUrl,
         UPSTREAM_VOICE: voiceUrl,
+        UPSTREAM_NOTIFIER: notifierUrl,
       }),
       {
         logger: logger.child({ service: 'gateway' }),
@@ -371,6 +374,17 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
     await stop();
     throw error;
   }
+}
+
+/**
+ * The key sealing the accounts' callback signing secrets: as configured; else kept beside the
+ * database's files, since the secrets live as long as the database does (a database reused with
+ * another key would hold secrets nobody can open: its callbacks would wait unsent).
+ */
+async function callbackSecretsKey(config: SuiteConfig): Promise<string> {
+  if (config.CALLBACK_SECRETS_KEY) return config.CALLBACK_SECRETS_KEY;
+  if (config.EMBEDDED_DATA_DIR === 'memory') return randomBytes(32).toString('hex');
+  return keptKey(join(dirname(config.EMBEDDED_DATA_DIR), 'callback-secrets.key'));
 }
 
 /**

@@ -353,14 +353,7 @@ export async function startSmsProcesses(options: SmsPlatformOptions = {}): Promi
         ...options.connectorEnv,
       },
     });
-    const notifier = group.add('notifier', {
-      script: 'services/notifier/dist/main.js',
-      port: notifierPort,
-      env: {
-        NOTIFIER_CONSUMER_GROUP: `notifier-e2e-${randomBytes(4).toString('hex')}`,
-        CALLBACK_ALLOW_PRIVATE_TARGETS: 'true',
-      },
-    });
+    const notifier = addNotifier(group, notifierPort);
     const replypath = options.replypath
       ? await addReplypath(group, adminToken, {
           ADMIN_URL: admin.url,
@@ -373,6 +366,7 @@ export async function startSmsProcesses(options: SmsPlatformOptions = {}): Promi
       env: {
         UPSTREAM_SMS: sms.url,
         UPSTREAM_BATCH: batch.url,
+        UPSTREAM_NOTIFIER: notifier.url,
         ...(replypath && {
           UPSTREAM_REPLYPATH: replypath.current.url,
           UPSTREAM_REPLYPATH_LEGACY: replypath.legacy.url,
@@ -495,15 +489,24 @@ function addAdminAndNotifier(
     port: adminPort,
     env: { ADMIN_TOKEN: adminToken, BILLING_INTERNAL_TOKEN: randomBytes(24).toString('hex') },
   });
-  const notifier = group.add('notifier', {
+  return { admin, notifier: addNotifier(group, notifierPort) };
+}
+
+/**
+ * A notifier on a consumer group of its own that may call local receivers, its accounts' signing
+ * secrets sealed with a key of the run (served to the accounts through the gateway's
+ * /v1/callbacks: give the gateway UPSTREAM_NOTIFIER).
+ */
+function addNotifier(group: ProcessGroup, port: number): ManagedProcess {
+  return group.add('notifier', {
     script: 'services/notifier/dist/main.js',
-    port: notifierPort,
+    port,
     env: {
       NOTIFIER_CONSUMER_GROUP: `notifier-e2e-${randomBytes(4).toString('hex')}`,
       CALLBACK_ALLOW_PRIVATE_TARGETS: 'true',
+      CALLBACK_SECRETS_KEY: randomBytes(32).toString('hex'),
     },
   });
-  return { admin, notifier };
 }
 
 /** A platform the RCS end-to-end tests run on: a client that may send as an agent with credentials. */
@@ -603,7 +606,7 @@ export async function startRcsProcesses(): Promise<RcsPlatform> {
     const gateway = group.add('gateway', {
       script: 'services/gateway/dist/main.js',
       port: gatewayPort,
-      env: { UPSTREAM_RCS: rcs.url },
+      env: { UPSTREAM_RCS: rcs.url, UPSTREAM_NOTIFIER: notifier.url },
     });
     await rbm.start();
     await Promise.all([admin, notifier, rcs, gateway].map((p) => p.start()));
@@ -704,7 +707,7 @@ export async function startVoiceProcesses(): Promise<VoicePlatform> {
     const gateway = group.add('gateway', {
       script: 'services/gateway/dist/main.js',
       port: gatewayPort,
-      env: { UPSTREAM_VOICE: voice.url },
+      env: { UPSTREAM_VOICE: voice.url, UPSTREAM_NOTIFIER: notifier.url },
     });
     await Promise.all([callee, translate].map((p) => p.start()));
     await Promise.all([admin, notifier, voice, gateway].map((p) => p.start()));

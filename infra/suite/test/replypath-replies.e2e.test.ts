@@ -1,5 +1,11 @@
-import { type CallbackReceiver, type ReceivedCallback, startCallbackReceiver } from '@msg/testing';
+import {
+  type CallbackReceiver,
+  headerRecord,
+  type ReceivedCallback,
+  startCallbackReceiver,
+} from '@msg/testing';
 import got, { type Got } from 'got';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Platform, replypathPlatforms } from './platform.js';
 import { replypathAccount } from './replypath-account.js';
@@ -72,6 +78,21 @@ describe.each(replypathPlatforms)('reply-path replies on %s', (_platform, start)
         Msg: 'Ja tack',
         InResponseTo: TransactionId,
       });
+
+      // Both are signed with the account's own secret (Standard Webhooks): the POST report over
+      // its body, the GET reply over its query string as received.
+      const { body: signing } = await gateway.get<{ secret: string }>(
+        'v1/callbacks/signing-secret',
+      );
+      const verifier = new Webhook(signing.secret);
+      const headers = (callback: ReceivedCallback | undefined) =>
+        headerRecord(callback?.headers ?? {});
+      expect(verifier.verify(report?.body ?? '', headers(report))).toMatchObject({ TransactionId });
+      const query = reply?.url.search.replace(/^\?/, '') ?? '';
+      expect(verifier.verify(query, headers(reply), { jsonParse: false })).toBeUndefined();
+      expect(() =>
+        verifier.verify(query.replace('Ja', 'Nej'), headers(reply), { jsonParse: false }),
+      ).toThrow('No matching signature found');
     });
   });
 });

@@ -8,17 +8,22 @@ import { rateLimit } from './rate-limit-middleware.js';
 import type { RequestRateLimiter } from './rate-limiter.js';
 import { basicStrategy } from './strategies/basic-strategy.js';
 
-export interface AccountAccessOptions {
+/**
+ * What the interface needs: a permission (specification, general rule 3), whose name is also
+ * the rate bucket's; or, for what every account has whatever it may use (its own callback
+ * signing secret), no permission and a bucket name of its own.
+ */
+export type AccessRule = { permission: Permission } | { permission?: never; bucket: string };
+
+export type AccountAccessOptions = AccessRule & {
   /** Sets req.account or answers 401 (e.g. `authenticate(passport, 'bearer')`). */
   authenticate: RequestHandler;
-  /** The permission the interface needs (specification, general rule 3). */
-  permission: Permission;
   /**
    * Buckets of the account's request rate; the bucket is per account and interface. With more
    * than one replica, createPostgresRateLimiter: the rate then holds across replicas.
    */
   limiter: RequestRateLimiter;
-}
+};
 
 /**
  * The access chain every account-facing interface runs before anything else: who is calling
@@ -28,20 +33,18 @@ export interface AccountAccessOptions {
  * it runs before validation, so a refused caller learns nothing about the body rules and a flood
  * of bad requests is rate limited too.
  */
-export function accountAccess({
-  authenticate: who,
-  permission,
-  limiter,
-}: AccountAccessOptions): RequestHandler {
+export function accountAccess(options: AccountAccessOptions): RequestHandler {
+  const { authenticate: who, limiter } = options;
+  const bucket = options.permission ?? options.bucket;
   const chain = Router();
   chain.use(
     who,
     requireActive(),
-    requirePermission(permission),
+    ...(options.permission ? [requirePermission(options.permission)] : []),
     requireAllowedIp(),
     rateLimit(
       limiter,
-      (req) => req.account && { key: `${permission}:${req.account.id}`, ...req.account.rateLimit },
+      (req) => req.account && { key: `${bucket}:${req.account.id}`, ...req.account.rateLimit },
     ),
   );
   return chain;
@@ -50,7 +53,7 @@ export function accountAccess({
 /** {@link accountAccess} with HTTP Basic (account name case-insensitive, password exact). */
 export function basicAccountAccess(
   verifier: CredentialVerifier,
-  options: { realm: string; permission: Permission; limiter: RequestRateLimiter },
+  options: AccessRule & { realm: string; limiter: RequestRateLimiter },
 ): RequestHandler {
   const passport = createPassport({ basic: basicStrategy(verifier, { realm: options.realm }) });
   return accountAccess({ ...options, authenticate: authenticate(passport, 'basic') });

@@ -1,4 +1,5 @@
 export {
+  type AccessRule,
   type AccountAccessOptions,
   accountAccess,
   basicAccountAccess,
@@ -64,7 +65,12 @@ export {
   type RequestRateLimiter,
 } from './rate-limiter.js';
 export { requireAccount } from './require-account.js';
-export { createSecretBox, parseSecretBoxKey, type SecretBox } from './secret-box.js';
+export {
+  createSecretBox,
+  parseSecretBoxKey,
+  type SecretBox,
+  secretBoxKeySetting,
+} from './secret-box.js';
 export {
   DEFAULT_SCRYPT_PARAMS,
   hashSecret,

@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { envField } from '@msg/config';
 
 /**
  * Secrets a service must read back (RBM service-account keys, webhook signing secrets) are kept
@@ -27,6 +28,21 @@ export function parseSecretBoxKey(raw: string): Buffer {
   }
   return key;
 }
+
+/**
+ * The setting of a service's secret box key (e.g. RCS_CREDENTIALS_KEY, CALLBACK_SECRETS_KEY):
+ * 32 bytes, hex or base64, checked at start-up, kept as text (the configuration is frozen, a
+ * Buffer cannot be) and read into a key with parseSecretBoxKey by the service. Never echoed.
+ */
+export const secretBoxKeySetting = () =>
+  envField('expected 32 bytes as 64 hex characters or base64', (raw) => {
+    try {
+      parseSecretBoxKey(raw);
+      return raw;
+    } catch {
+      return undefined;
+    }
+  }).meta({ secret: true });
 
 export function createSecretBox(key: Buffer): SecretBox {
   if (key.length !== KEY_BYTES) throw new RangeError('secret box key must be 32 bytes');

@@ -6,6 +6,7 @@ import { parse } from 'yaml';
 export type OpenApiDocumentName =
   | 'admin'
   | 'batch'
+  | 'callbacks'
   | 'gateway'
   | 'lookup-legacy'
   | 'numbers'

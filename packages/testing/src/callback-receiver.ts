@@ -11,6 +11,14 @@ export interface ReceivedCallback {
 }
 
 /**
+ * Received headers as a webhook verifier takes them (`new Webhook(secret).verify(body, headers)`
+ * of the standardwebhooks package): one string per name.
+ */
+export function headerRecord(headers: IncomingHttpHeaders): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, String(value)]));
+}
+
+/**
  * An HTTP server on 127.0.0.1 standing for a customer's callback endpoint: it records every
  * request and answers `answer(status)`'s status (200 until told otherwise), or as `reply` does
  * (e.g. never, for a timeout).

@@ -5,6 +5,7 @@ export { type PrivateKafka, startPrivateKafka } from '@msg/kafka';
 export { accountState } from './account-state.js';
 export {
   type CallbackReceiver,
+  headerRecord,
   type ReceivedCallback,
   startCallbackReceiver,
 } from './callback-receiver.js';

@@ -2,7 +2,7 @@ import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import type { Logger } from '@msg/logger';
 import got, { type PlainResponse, RequestError } from 'got';
-import { SIGNATURE_HEADER, signPayload, TIMESTAMP_HEADER } from './signature.js';
+import { type CallbackSigning, signatureHeaders, signedContent } from './standard-webhooks.js';
 import { createTargetGuard, TARGET_NOT_ALLOWED, TARGET_NOT_ALLOWED_CODE } from './target-guard.js';
 
 export interface CallbackSenderOptions {
@@ -13,8 +13,6 @@ export interface CallbackSenderOptions {
   allowPrivateTargets?: boolean;
   /** Hosts allowed whatever they resolve to (an internal receiver the operator trusts). */
   allowedHosts?: string[];
-  /** Adds X-Webhook-Signature and X-Webhook-Timestamp to every request when set. */
-  signingSecret?: string;
   userAgent: string;
 }
 
@@ -29,6 +27,11 @@ export interface OutboundCallback {
   /** Sent with POST exactly as given (application/json), instead of `body`. */
   bodyText?: string;
   headers?: Record<string, string>;
+  /**
+   * Signs the request by the Standard Webhooks scheme (webhook-id, webhook-timestamp,
+   * webhook-signature over the body, or a GET's query string), with every secret given.
+   */
+  signing?: CallbackSigning;
 }
 
 export interface SendResult {
@@ -82,7 +85,6 @@ export function createCallbackSender({
   timeoutMs = 10_000,
   allowPrivateTargets = false,
   allowedHosts = [],
-  signingSecret,
   userAgent,
 }: CallbackSenderOptions): CallbackSender {
   const guard = createTargetGuard({ allowPrivateTargets, allowedHosts });
@@ -115,13 +117,10 @@ export function createCallbackSender({
       ...request.headers,
       'user-agent': userAgent,
       ...(body !== undefined && { 'content-type': 'application/json' }),
+      // Signed at each attempt: a retry carries a fresh timestamp.
+      ...(request.signing &&
+        signatureHeaders(request.signing, signedContent(request.method, target, body))),
     };
-    // A requester that signed its body itself (RCS webhooks) keeps its own signature.
-    if (signingSecret && !hasHeader(request.headers, SIGNATURE_HEADER)) {
-      // The body is what a POST receiver can read back raw; a GET has only its URL.
-      headers[SIGNATURE_HEADER.toLowerCase()] = signPayload(signingSecret, body ?? target.href);
-      headers[TIMESTAMP_HEADER.toLowerCase()] = String(Math.floor(Date.now() / 1000));
-    }
     try {
       const response = await got(target.href, {
         method: request.method,
@@ -166,11 +165,6 @@ export function createCallbackSender({
 function bodyOf(request: OutboundCallback): string | undefined {
   if (request.bodyText !== undefined) return request.bodyText;
   return request.body !== undefined ? JSON.stringify(request.body) : undefined;
-}
-
-function hasHeader(headers: Record<string, string> | undefined, name: string): boolean {
-  const wanted = name.toLowerCase();
-  return Object.keys(headers ?? {}).some((key) => key.toLowerCase() === wanted);
 }
 
 /** A redirect elsewhere could lead anywhere the customer chose after we validated the URL. */

@@ -7,5 +7,14 @@ export {
   type SendResult,
 } from './callback-sender.js';
 export { isPrivateAddress } from './private-address.js';
-export { SIGNATURE_HEADER, signPayload, TIMESTAMP_HEADER, verifySignature } from './signature.js';
+export {
+  type CallbackSigning,
+  generateSigningSecret,
+  SIGNING_SECRET_PREFIX,
+  signatureHeaders,
+  signedContent,
+  WEBHOOK_ID_HEADER,
+  WEBHOOK_SIGNATURE_HEADER,
+  WEBHOOK_TIMESTAMP_HEADER,
+} from './standard-webhooks.js';
 export { TARGET_NOT_ALLOWED } from './target-guard.js';

@@ -1,12 +1,13 @@
 import { createLogger } from '@msg/logger';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   type CallbackSenderOptions,
   createCallbackSender,
+  generateSigningSecret,
   TARGET_NOT_ALLOWED,
-  verifySignature,
 } from '../src/index.js';
-import { type Reply, startReceiver } from './receiver.js';
+import { type ReceivedRequest, type Reply, startReceiver } from './receiver.js';
 
 const logger = createLogger({ service: 'webhooks-test', level: 'error' });
 let reply: Reply = (_req, res) => res.writeHead(204).end();
@@ -148,38 +149,81 @@ describe('redirects', () => {
   });
 });
 
-describe('signatures', () => {
-  it('when a secret is set, then a POST carries an HMAC of its raw body and a timestamp', async () => {
-    await sender({ signingSecret: 'shh' }).send({
-      url: receiver.url,
+describe('signatures (Standard Webhooks)', () => {
+  const secret = generateSigningSecret();
+
+  it('when a POST is signed, then webhook-id, webhook-timestamp and webhook-signature over its raw body verify with the standardwebhooks verifier', async () => {
+    await sender().send({
+      url: `${receiver.url}/cb?token=t`,
       method: 'POST',
       body: { a: 1 },
+      signing: { id: 'cb-post', secrets: [secret] },
     });
     const [req] = receiver.received;
-    const signature = String(req?.headers['x-webhook-signature']);
-    expect(signature).toMatch(/^sha256=[0-9a-f]{64}$/);
-    expect(verifySignature('shh', req?.body ?? '', signature)).toBe(true);
-    expect(verifySignature('other', req?.body ?? '', signature)).toBe(false);
-    const timestamp = Number(req?.headers['x-webhook-timestamp']);
-    expect(Math.abs(timestamp - Date.now() / 1000)).toBeLessThan(5);
+    expect(req?.headers['webhook-id']).toBe('cb-post');
+    expect(Math.abs(Number(req?.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(5);
+    expect(new Webhook(secret).verify(req?.body ?? '', headersOf(req))).toEqual({ a: 1 });
+    expect(() =>
+      new Webhook(generateSigningSecret()).verify(req?.body ?? '', headersOf(req)),
+    ).toThrow(WebhookVerificationError);
   });
 
-  it('when a secret is set, then a GET carries an HMAC of its full URL', async () => {
-    await sender({ signingSecret: 'shh' }).send({
+  it('when a GET is signed, then the signature covers its query string as received, so a changed query does not verify', async () => {
+    await sender().send({
       url: `${receiver.url}/r?token=t`,
       method: 'GET',
-      query: { a: 'b c' },
+      query: { Msg: 'hej då & 1', InResponseTo: 'tx-1' },
+      signing: { id: 'cb-get', secrets: [secret] },
     });
     const [req] = receiver.received;
-    const fullUrl = `${receiver.url}${req?.url}`;
-    expect(verifySignature('shh', fullUrl, String(req?.headers['x-webhook-signature']))).toBe(true);
+    const query = req?.url.split('?')[1] ?? '';
+    expect(query).toContain('Msg=');
+    const verifier = new Webhook(secret);
+    expect(verifier.verify(query, headersOf(req), { jsonParse: false })).toBeUndefined();
+    expect(() =>
+      verifier.verify(query.replace('tx-1', 'tx-2'), headersOf(req), { jsonParse: false }),
+    ).toThrow('No matching signature found');
   });
 
-  it('when no secret is set, then no signature header is sent', async () => {
+  it('when two secrets sign, then one space-separated header carries a signature of each', async () => {
+    const next = generateSigningSecret();
+    await sender().send({
+      url: receiver.url,
+      method: 'POST',
+      bodyText: '{"b": 2}',
+      signing: { id: 'cb-two', secrets: [next, secret] },
+    });
+    const [req] = receiver.received;
+    expect(String(req?.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(new Webhook(next).verify('{"b": 2}', headersOf(req))).toEqual({ b: 2 });
+    expect(new Webhook(secret).verify('{"b": 2}', headersOf(req))).toEqual({ b: 2 });
+  });
+
+  it('when a requester sends its own x- signature header, then it is kept beside the Standard Webhooks ones', async () => {
+    await sender().send({
+      url: receiver.url,
+      method: 'POST',
+      bodyText: '{}',
+      headers: { 'X-Webhook-Signature': 'abc123' },
+      signing: { id: 'cb-rcs', secrets: [secret] },
+    });
+    const [req] = receiver.received;
+    expect(req?.headers['x-webhook-signature']).toBe('abc123');
+    expect(new Webhook(secret).verify('{}', headersOf(req))).toEqual({});
+  });
+
+  it('when no signing is asked for, then no signature header is sent', async () => {
     await sender().send({ url: receiver.url, method: 'POST', body: {} });
-    expect(receiver.received[0]?.headers['x-webhook-signature']).toBeUndefined();
+    expect(receiver.received[0]?.headers['webhook-signature']).toBeUndefined();
   });
 });
+
+/** The received headers as the verifier takes them (strings only). */
+function headersOf(req: ReceivedRequest | undefined): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(req?.headers ?? {}).map(([name, value]) => [name, String(value)]),
+  );
+}
 
 describe('private targets', () => {
   it.each([

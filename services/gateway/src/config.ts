@@ -75,6 +75,7 @@ export const gatewayConfigSchema = z.object({
   UPSTREAM_VOICE: upstreamUrl('voice'),
   UPSTREAM_NUMBERS: upstreamUrl('numbers'),
   UPSTREAM_LOOKUP_LEGACY: upstreamUrl('lookup-legacy'),
+  UPSTREAM_NOTIFIER: upstreamUrl('notifier'),
 });
 
 export type GatewayConfig = Readonly<z.output<typeof gatewayConfigSchema>>;
@@ -95,5 +96,6 @@ export function upstreamUrls(config: GatewayConfig): Partial<Record<UpstreamServ
     voice: config.UPSTREAM_VOICE,
     numbers: config.UPSTREAM_NUMBERS,
     'lookup-legacy': config.UPSTREAM_LOOKUP_LEGACY,
+    notifier: config.UPSTREAM_NOTIFIER,
   };
 }

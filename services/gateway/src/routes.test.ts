@@ -17,6 +17,7 @@ describe('matchRoute', () => {
     ['/txt2voice/v1/sendtts', 'voice'],
     ['/v1/numbers/46701234567/live-status', 'numbers'],
     ['/v1/lookup/sweden/46701234567', 'lookup-legacy'],
+    ['/v1/callbacks/signing-secret/rotate', 'notifier'],
     // Empty segments do not count: the service owning the prefix answers in its own format.
     ['/v1//numbers/46701234567', 'numbers'],
     ['//v1/numbers//46701234567', 'numbers'],

@@ -18,6 +18,7 @@ export const UPSTREAM_SERVICES = [
   'voice',
   'numbers',
   'lookup-legacy',
+  'notifier',
 ] as const;
 
 export type UpstreamService = (typeof UPSTREAM_SERVICES)[number];
@@ -90,6 +91,8 @@ export const ROUTES: readonly PublicRoute[] = [
     errors: 'problem',
     loggedWords: ['porting-history', 'live-status', 'health'],
   },
+  // The account's callback signing secret (get, rotate): the notifier signs every callback.
+  { prefix: '/v1/callbacks', service: 'notifier', errors: 'json' },
   // GET /v1/lookup/{sweden|basic|advanced}/{msisdn}
   {
     prefix: '/v1/lookup',

@@ -20,6 +20,7 @@ const ENV_NAME: Record<UpstreamService, string> = {
   voice: 'UPSTREAM_VOICE',
   numbers: 'UPSTREAM_NUMBERS',
   'lookup-legacy': 'UPSTREAM_LOOKUP_LEGACY',
+  notifier: 'UPSTREAM_NOTIFIER',
 };
 
 describe('routing public paths to services', () => {

@@ -1,14 +1,17 @@
+import { secretBoxKeySetting } from '@msg/auth';
 import {
   bool,
   csv,
   durationMs,
   int,
   loadConfig,
-  secret,
   serviceSettings,
   trustSettings,
   z,
 } from '@msg/config';
+
+/** The longest a rotated secret may keep signing: the API's bound of previous_secret_expires_in. */
+export const MAX_SECRET_GRACE_MS = 7 * 24 * 3_600_000;
 
 export const notifierSettings = z.object({
   ...serviceSettings.shape,
@@ -29,10 +32,13 @@ export const notifierSettings = z.object({
   CALLBACK_ALLOWED_HOSTS: csv()
     .optional()
     .describe('Host names delivered to whatever they resolve to (trusted internal receivers).'),
-  CALLBACK_SIGNING_SECRET: secret()
-    .optional()
+  CALLBACK_SECRETS_KEY: secretBoxKeySetting().describe(
+    "AES-256-GCM key (32 bytes, hex or base64) that encrypts the accounts' callback signing secrets at rest; required (every callback is signed)",
+  ),
+  CALLBACK_SECRET_GRACE: durationMs('24h')
+    .refine((ms) => ms <= MAX_SECRET_GRACE_MS, 'at most 7 days (168h)')
     .describe(
-      'When set, every callback carries X-Webhook-Signature (HMAC-SHA256) and X-Webhook-Timestamp.',
+      'How long a rotated signing secret keeps signing beside the new one when the rotation names no period (at most 7 days).',
     ),
   NOTIFIER_POLL_MS: int({ min: 10, max: 60_000, default: 250 }).describe(
     'Pause between looks for due callbacks (and outbox rows) when idle, in milliseconds.',

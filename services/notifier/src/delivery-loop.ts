@@ -25,6 +25,8 @@ export interface DeliveryLoopOptions {
   /** Hides a claimed row from other replicas; longer than one attempt can take. */
   leaseMs: number;
   backoff: Pick<BackoffOptions, 'baseMs' | 'maxMs'>;
+  /** The secrets that sign each account's callbacks now (SigningSecretStore.signingSecrets). */
+  signingSecrets(accountIds: string[]): Promise<Map<string, string[]>>;
 }
 
 const HORIZON_PASSED = 'horizon passed before delivery';
@@ -36,7 +38,8 @@ const CLAIM_LOOKAHEAD = 4;
  * outcome. Woken early when a callback is stored or a slot frees up; otherwise it polls.
  */
 export function createDeliveryLoop(options: DeliveryLoopOptions) {
-  const { pool, sender, limiter, metrics, logger, pollMs, leaseMs, backoff } = options;
+  const { pool, sender, limiter, metrics, logger, pollMs, leaseMs, backoff, signingSecrets } =
+    options;
   const log = logger.child({ component: 'delivery-loop' });
   const inFlight = new Set<Promise<void>>();
   let stopped = false;
@@ -91,19 +94,50 @@ export function createDeliveryLoop(options: DeliveryLoopOptions) {
     }
   }
 
+  /**
+   * The claimed rows with the secrets of their accounts, read once per claim. A row whose account
+   * has no usable secret (it cannot be opened: another CALLBACK_SECRETS_KEY, a damaged value) is
+   * not sent, never unsigned: its slot goes back and it waits for its lease to end, while the
+   * other accounts' rows go out.
+   */
+  async function withSecrets(rows: CallbackRow[]): Promise<[CallbackRow, string[]][]> {
+    if (rows.length === 0) return [];
+    let secrets: Map<string, string[]>;
+    try {
+      secrets = await signingSecrets(rows.map((row) => row.account_id));
+    } catch (error) {
+      for (const row of rows) limiter.release(row.target);
+      throw error;
+    }
+    const ready: [CallbackRow, string[]][] = [];
+    for (const row of rows) {
+      const ofAccount = secrets.get(row.account_id);
+      if (ofAccount?.length) {
+        ready.push([row, ofAccount]);
+        continue;
+      }
+      limiter.release(row.target);
+      log.error('callback held: no usable signing secret', {
+        callbackId: row.callback_id,
+        accountId: row.account_id,
+      });
+    }
+    return ready;
+  }
+
   async function run(): Promise<void> {
     while (!stopped) {
       try {
-        for (const row of await claim()) dispatch(row);
+        for (const [row, secrets] of await withSecrets(await claim())) dispatch(row, secrets);
       } catch (error) {
-        log.warn('claiming callbacks failed', { error: String(error) });
+        log.warn('claiming callbacks or their signing secrets failed', { error: String(error) });
       }
       await pause();
     }
   }
 
-  function dispatch(row: CallbackRow): void {
-    const work = deliver(row)
+  function dispatch(row: CallbackRow, secrets: string[]): void {
+    const work = deliver(row, secrets)
       .catch((error) => {
         // The row keeps its lease and is tried again when it ends.
         log.error('recording a callback attempt failed', {
@@ -119,7 +153,7 @@ export function createDeliveryLoop(options: DeliveryLoopOptions) {
     inFlight.add(work);
   }
 
-  async function deliver(row: CallbackRow): Promise<void> {
+  async function deliver(row: CallbackRow, secrets: string[]): Promise<void> {
     if (row.expired) {
       await recordFailure(pool, row.callback_id, {
         error: HORIZON_PASSED,
@@ -142,6 +176,8 @@ export function createDeliveryLoop(options: DeliveryLoopOptions) {
       ...(row.body !== null && { body: row.body }),
       ...(row.body_text !== null && { bodyText: row.body_text }),
       ...(row.headers !== null && { headers: row.headers }),
+      // The callback's id is the webhook-id: the same on every retry, for receivers to dedupe.
+      signing: { id: row.callback_id, secrets },
     });
     const outcome = await record(row, result);
     metrics.attempt(outcome, result.durationMs);

@@ -1,14 +1,23 @@
 import { fileURLToPath } from 'node:url';
+import {
+  basicAccountAccess,
+  createCredentialVerifier,
+  createPostgresRateLimiter,
+  createSecretBox,
+  parseSecretBoxKey,
+  RATE_LIMIT_MIGRATIONS_DIR,
+} from '@msg/auth';
 import { OUTBOX_MIGRATIONS_DIR } from '@msg/bus';
 import { Topics } from '@msg/contracts';
-import { createService } from '@msg/http';
 import { defineService, type ServiceDependencies, startWithBackground } from '@msg/service-kit';
 import { createCallbackSender } from '@msg/webhooks';
+import { createApp } from './app.js';
 import { NOTIFIER_SCHEMA } from './callback-store.js';
 import { loadNotifierConfig, type NotifierConfig } from './config.js';
 import { createDeliveryLoop } from './delivery-loop.js';
 import { createNotifierMetrics } from './metrics.js';
 import { subscribeToCallbackRequests } from './request-consumer.js';
+import { createSigningSecretStore } from './signing/signing-secrets.js';
 import { createTargetLimiter } from './target-limiter.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
@@ -16,15 +25,19 @@ const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta
 const LEASE_MARGIN_MS = 30_000;
 
 /**
- * The notifier: its schema and topics before it serves; once it listens, the outbox relay of
- * callbacks.dlq.v1 (drained at shutdown), the delivery loop and the consumers of callbacks.v1 and
- * batch.events.v1.
- * The app serves only /healthz, /readyz and /metrics.
+ * The notifier: its schema, topics and the account directory before it serves; once it listens,
+ * the outbox relay of callbacks.dlq.v1 (drained at shutdown), the delivery loop and the consumers
+ * of callbacks.v1 and batch.events.v1. Every callback is signed with its account's secret; the
+ * app serves the accounts' callback signing interface (get, rotate) beside /healthz, /readyz and
+ * /metrics.
  */
 export const notifierService = defineService({
   name: 'notifier',
   loadConfig: loadNotifierConfig,
-  database: { schema: NOTIFIER_SCHEMA, migrations: [OUTBOX_MIGRATIONS_DIR, MIGRATIONS_DIR] },
+  database: {
+    schema: NOTIFIER_SCHEMA,
+    migrations: [OUTBOX_MIGRATIONS_DIR, RATE_LIMIT_MIGRATIONS_DIR, MIGRATIONS_DIR],
+  },
   topics: [
     { topic: Topics.callbacks },
     { topic: Topics.batchEvents },
@@ -32,12 +45,16 @@ export const notifierService = defineService({
   ],
   async start(config: NotifierConfig, kit) {
     const { pool, bus, logger } = kit;
+    const directory = await kit.accountDirectory();
+    const secrets = createSigningSecretStore({
+      pool,
+      box: createSecretBox(parseSecretBoxKey(config.CALLBACK_SECRETS_KEY)),
+    });
     const sender = createCallbackSender({
       logger,
       timeoutMs: config.CALLBACK_TIMEOUT_MS,
       allowPrivateTargets: config.CALLBACK_ALLOW_PRIVATE_TARGETS,
       allowedHosts: config.CALLBACK_ALLOWED_HOSTS ?? [],
-      ...(config.CALLBACK_SIGNING_SECRET && { signingSecret: config.CALLBACK_SIGNING_SECRET }),
       userAgent: 'msg-notifier/1',
     });
     kit.onStop('callback-sender', () => sender.close());
@@ -55,6 +72,7 @@ export const notifierService = defineService({
       pollMs: config.NOTIFIER_POLL_MS,
       leaseMs: config.CALLBACK_TIMEOUT_MS + LEASE_MARGIN_MS,
       backoff: { baseMs: config.CALLBACK_RETRY_BASE, maxMs: config.CALLBACK_RETRY_MAX },
+      signingSecrets: secrets.signingSecrets,
     });
     // Attempts in flight finish before the relay publishes what they dead-lettered.
     kit.afterListen('delivery-loop', () => {
@@ -71,13 +89,21 @@ export const notifierService = defineService({
       });
       return { stop: async () => void (await Promise.all(subscriptions.map((s) => s.stop()))) };
     });
-    const app = createService({
-      name: 'notifier',
+    const app = createApp({
+      secrets,
+      secretGraceMs: config.CALLBACK_SECRET_GRACE,
+      // 401 Basic challenge, 403 disabled or outside the IP allow-list, 429 past the rate. No
+      // permission: every account may have callbacks, and only ever reaches its own secret.
+      basicAuth: basicAccountAccess(createCredentialVerifier({ directory }), {
+        realm: 'Callbacks',
+        bucket: 'callbacks',
+        limiter: createPostgresRateLimiter({ pool, schema: NOTIFIER_SCHEMA }),
+      }),
       logger,
       metrics: kit.metrics,
       readiness: kit.readiness,
       trustProxy: config.TRUSTED_PROXIES,
-      routes: () => {},
+      validateResponses: config.NODE_ENV === 'test',
     });
     return { app };
   },

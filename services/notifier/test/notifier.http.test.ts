@@ -1,98 +1,21 @@
-import { createInProcessBus } from '@msg/bus';
-import { type CallbackRequest, Topics } from '@msg/contracts';
-import { createPool, type EmbeddedPostgres, startEmbeddedPostgres } from '@msg/db';
-import { createLogger } from '@msg/logger';
-import type pg from 'pg';
+import { Topics } from '@msg/contracts';
 import request from 'supertest';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadNotifierConfig } from '../src/config.js';
-import { type Notifier, startNotifier } from '../src/service.js';
-import { type Receiver, type Reply, startReceiver } from './receiver.js';
+import { SECRETS_KEY, useNotifierHarness } from './harness.js';
 import {
   batchEventMessage,
   callbackMessage,
   callbackRequest,
-  collectDeadLetters,
   eventually,
   publishCallback,
 } from './support.js';
 
-const logger = createLogger({ service: 'notifier-test', level: 'error' });
-/** Quick retries so that a test sees several attempts within a second. */
-const baseEnv = {
-  LOG_LEVEL: 'error',
-  CALLBACK_ALLOWED_HOSTS: '127.0.0.1',
-  CALLBACK_RETRY_BASE: '40ms',
-  CALLBACK_RETRY_MAX: '150ms',
-  CALLBACK_TIMEOUT_MS: '2000',
-  NOTIFIER_POLL_MS: '20',
-};
-
-let database: EmbeddedPostgres;
-let pool: pg.Pool;
-let bus: ReturnType<typeof createInProcessBus>;
-let deadLetters: Awaited<ReturnType<typeof collectDeadLetters>>;
-const cleanup: (() => Promise<void>)[] = [];
-
-beforeAll(async () => {
-  database = await startEmbeddedPostgres({});
-  pool = createPool({ url: database.url, ...database.poolOptions });
-  bus = createInProcessBus({ logger });
-  await bus.ensureTopics([
-    { topic: Topics.callbacks },
-    { topic: Topics.batchEvents },
-    { topic: Topics.callbacksDlq },
-  ]);
-  deadLetters = await collectDeadLetters(bus, 'test-dead-letters');
-}, 60_000);
-
-afterAll(async () => {
-  await deadLetters?.stop();
-  await bus?.close();
-  await pool?.end();
-  await database?.stop();
-});
-
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step();
-});
-
-async function notifier(env: Record<string, string> = {}): Promise<Notifier> {
-  const started = await startNotifier(loadNotifierConfig({ ...baseEnv, ...env }), {
-    pool,
-    bus,
-    logger,
-  });
-  cleanup.push(() => started.stop());
-  return started;
-}
-
-async function receiver(reply?: Reply): Promise<Receiver> {
-  const started = await startReceiver(reply);
-  cleanup.push(() => started.close());
-  return started;
-}
-
-async function rowOf(callbackId: string) {
-  const { rows } = await pool.query<{
-    status: string;
-    attempts: number;
-    last_error: string | null;
-  }>(
-    'SELECT "status", "attempts", "last_error" FROM "notifier"."callback" WHERE "callback_id" = $1',
-    [callbackId],
-  );
-  return rows[0];
-}
-
-async function deliveredRow(req: CallbackRequest) {
-  let row: Awaited<ReturnType<typeof rowOf>>;
-  await eventually(async () => {
-    row = await rowOf(req.callbackId);
-    expect(row?.status).toBe('delivered');
-  });
-  return row;
-}
+const world = useNotifierHarness();
+const { notifier, receiver, rowOf } = world;
+const bus = () => world.bus();
+const deliveredRow = (req: { callbackId: string }) => world.deliveredRow(req.callbackId);
+const deadLetters = { of: (callbackId: string) => world.deadLetters().of(callbackId) };
 
 describe('delivery', () => {
   it('when a GET callback with a query is published, then the receiver gets it with the query added to its own', async () => {
@@ -103,7 +26,7 @@ describe('delivery', () => {
       query: { from: '+46701234567', text: 'hej då & välkommen' },
       origin: { service: 'replypath', kind: 'inbound' },
     });
-    await publishCallback(bus, req);
+    await publishCallback(bus(), req);
     expect(await deliveredRow(req)).toMatchObject({ attempts: 1, last_error: null });
     expect(target.received).toHaveLength(1);
     const url = new URL(target.received[0]?.url ?? '', target.url);
@@ -125,15 +48,15 @@ describe('delivery', () => {
     const target = await receiver();
     const body = { messageId: 'm-1', status: 'DELIVERED', at: '2026-11-22T10:00:00Z' };
     const req = callbackRequest(`${target.url}/dlr`, { body });
-    await publishCallback(bus, req);
+    await publishCallback(bus(), req);
     await deliveredRow(req);
     expect(target.received[0]?.method).toBe('POST');
     expect(target.received[0]?.headers['content-type']).toBe('application/json');
     expect(JSON.parse(target.received[0]?.body ?? '')).toEqual(body);
   });
 
-  it('when a POST callback carries bodyText and headers, then the receiver gets those bytes and headers unchanged, even with a notifier signing secret', async () => {
-    await notifier({ CALLBACK_SIGNING_SECRET: 'notifier-wide-secret' });
+  it('when a POST callback carries bodyText and headers, then the receiver gets those bytes and headers unchanged beside the signature', async () => {
+    await notifier();
     const target = await receiver();
     // Spacing and key order JSON.stringify would not reproduce: a signature over it must hold.
     const bodyText = '{ "b":1,  "a":"\\u00e9t\u00e9" }';
@@ -142,19 +65,20 @@ describe('delivery', () => {
       headers: { 'X-Webhook-Signature': 'abc123' },
       origin: { service: 'rcs', kind: 'webhook' },
     });
-    await publishCallback(bus, req);
+    await publishCallback(bus(), req);
     await deliveredRow(req);
     expect(target.received[0]?.body).toBe(bodyText);
     expect(target.received[0]?.headers['content-type']).toBe('application/json');
     expect(target.received[0]?.headers['x-webhook-signature']).toBe('abc123');
+    expect(target.received[0]?.headers['webhook-signature']).toMatch(/^v1,/);
   });
 
   it('when the same callbackId is published twice, then it is delivered once', async () => {
     await notifier();
     const target = await receiver();
     const req = callbackRequest(target.url, { body: { n: 1 } });
-    await publishCallback(bus, req);
-    await publishCallback(bus, req);
+    await publishCallback(bus(), req);
+    await publishCallback(bus(), req);
     await deliveredRow(req);
     await new Promise((r) => setTimeout(r, 300));
     expect(target.received).toHaveLength(1);
@@ -164,11 +88,11 @@ describe('delivery', () => {
     await notifier();
     const target = await receiver();
     // Written past the publish check, as a producer that skips it could.
-    await bus.publishUnchecked(Topics.callbacks, [
+    await bus().publishUnchecked(Topics.callbacks, [
       callbackMessage(callbackRequest('ftp://example.com/x')),
     ]);
     const req = callbackRequest(target.url);
-    await publishCallback(bus, req);
+    await publishCallback(bus(), req);
     await deliveredRow(req);
     expect(target.received).toHaveLength(1);
   });
@@ -182,7 +106,7 @@ describe('batch events', () => {
     const created = batchEventMessage(callback, 'batch.created');
     const started = batchEventMessage(callback, 'batch.processing_started');
 
-    await bus.publish(Topics.batchEvents, [created, started]);
+    await bus().publish(Topics.batchEvents, [created, started]);
 
     await eventually(() => expect(target.received).toHaveLength(2));
     for (const [index, sent] of [created, started].entries()) {
@@ -199,11 +123,12 @@ describe('batch events', () => {
     const target = await receiver();
     const event = batchEventMessage({ url: `${target.url}/cb` }, 'batch.canceled');
 
-    await bus.publish(Topics.batchEvents, [event]);
-    await bus.publish(Topics.batchEvents, [event]);
+    await bus().publish(Topics.batchEvents, [event]);
+    await bus().publish(Topics.batchEvents, [event]);
 
     await eventually(() => expect(target.received).toHaveLength(1));
-    expect(await rowOf(event.value.id)).toMatchObject({ status: 'delivered' });
+    // The row says delivered once the answer is recorded, a moment after the receiver has it.
+    await deliveredRow({ callbackId: event.value.id });
     await new Promise((r) => setTimeout(r, 300));
     expect(target.received.map((r) => r.url)).toEqual(['/cb']);
   });
@@ -214,7 +139,7 @@ describe('retries', () => {
     await notifier();
     const target = await receiver((_req, res, n) => res.writeHead(n <= 2 ? 503 : 200).end());
     const req = callbackRequest(target.url);
-    await publishCallback(bus, req);
+    await publishCallback(bus(), req);
     expect(await deliveredRow(req)).toMatchObject({ attempts: 3 });
     expect(target.received).toHaveLength(3);
   });
@@ -223,7 +148,7 @@ describe('retries', () => {
     await notifier();
     const target = await receiver((_req, res) => res.writeHead(400).end());
     const req = callbackRequest(target.url, { body: { a: 1 } });
-    await publishCallback(bus, req);
+    await publishCallback(bus(), req);
     await eventually(() => expect(deadLetters.of(req.callbackId)).toHaveLength(1));
     expect(deadLetters.of(req.callbackId)[0]).toMatchObject({
       callbackId: req.callbackId,
@@ -242,7 +167,7 @@ describe('retries', () => {
     await notifier();
     const target = await receiver((_req, res, n) => res.writeHead(n === 1 ? 404 : 200).end());
     const req = callbackRequest(target.url, { body: { a: 1 }, retryEveryFailure: true });
-    await publishCallback(bus, req);
+    await publishCallback(bus(), req);
     expect(await deliveredRow(req)).toMatchObject({ attempts: 2 });
     expect(target.received).toHaveLength(2);
   });
@@ -253,7 +178,7 @@ describe('retries', () => {
     const req = callbackRequest(target.url, {
       giveUpAt: new Date(Date.now() - 1_000).toISOString(),
     });
-    await publishCallback(bus, req);
+    await publishCallback(bus(), req);
     await eventually(() => expect(deadLetters.of(req.callbackId)).toHaveLength(1));
     expect(deadLetters.of(req.callbackId)[0]).toMatchObject({
       attempts: 0,
@@ -266,7 +191,7 @@ describe('retries', () => {
     await notifier();
     const target = await receiver((_req, res) => res.writeHead(503).end());
     const req = callbackRequest(target.url, { giveUpAt: new Date(Date.now() + 600).toISOString() });
-    await publishCallback(bus, req);
+    await publishCallback(bus(), req);
     await eventually(() => expect(deadLetters.of(req.callbackId)).toHaveLength(1));
     const [letter] = deadLetters.of(req.callbackId);
     expect(letter?.lastError).toBe('HTTP 503');
@@ -278,7 +203,7 @@ describe('retries', () => {
     await notifier({ CALLBACK_HORIZON: '300ms' });
     const target = await receiver((_req, res) => res.writeHead(500).end());
     const req = callbackRequest(target.url);
-    await publishCallback(bus, req);
+    await publishCallback(bus(), req);
     await eventually(() => expect(deadLetters.of(req.callbackId)).toHaveLength(1));
     expect(await rowOf(req.callbackId)).toMatchObject({ status: 'dead', last_error: 'HTTP 500' });
   });
@@ -289,7 +214,7 @@ describe('targets', () => {
     await notifier({ CALLBACK_ALLOWED_HOSTS: 'receiver.example' });
     const target = await receiver();
     const req = callbackRequest(target.url);
-    await publishCallback(bus, req);
+    await publishCallback(bus(), req);
     await eventually(() => expect(deadLetters.of(req.callbackId)).toHaveLength(1));
     expect(deadLetters.of(req.callbackId)[0]).toMatchObject({
       attempts: 1,
@@ -305,7 +230,7 @@ describe('targets', () => {
     });
     const target = await receiver();
     const req = callbackRequest(target.url);
-    await publishCallback(bus, req);
+    await publishCallback(bus(), req);
     await deliveredRow(req);
     expect(target.received).toHaveLength(1);
   });
@@ -316,7 +241,7 @@ describe('targets', () => {
       setTimeout(() => res.writeHead(200).end(), 120);
     });
     const requests = Array.from({ length: 12 }, () => callbackRequest(target.url));
-    for (const req of requests) await publishCallback(bus, req);
+    for (const req of requests) await publishCallback(bus(), req);
     await eventually(() => expect(target.received).toHaveLength(12));
     for (const req of requests) await deliveredRow(req);
     expect(target.maxConcurrent()).toBe(3);
@@ -334,14 +259,14 @@ describe('restart', () => {
       res.writeHead(isRetried && retriedAttempts <= 2 ? 503 : 200).end();
     });
     const retried = callbackRequest(target.url, { body: { retried: true } });
-    await publishCallback(bus, retried);
+    await publishCallback(bus(), retried);
     await eventually(async () =>
       expect(await rowOf(retried.callbackId)).toMatchObject({ attempts: 1 }),
     );
     await first.stop();
-    cleanup.pop();
+    world.forgetLastCleanup();
     const whileDown = callbackRequest(target.url, { body: { whileDown: true } });
-    await publishCallback(bus, whileDown);
+    await publishCallback(bus(), whileDown);
     await new Promise((r) => setTimeout(r, 100));
     expect(await rowOf(whileDown.callbackId)).toBeUndefined();
 
@@ -355,8 +280,8 @@ describe('restart', () => {
 });
 
 describe('loadNotifierConfig', () => {
-  it('when nothing is set, then the documented defaults apply', () => {
-    expect(loadNotifierConfig({})).toMatchObject({
+  it('when only the secrets key is set, then the documented defaults apply', () => {
+    expect(loadNotifierConfig({ CALLBACK_SECRETS_KEY: SECRETS_KEY })).toMatchObject({
       CALLBACK_TIMEOUT_MS: 10_000,
       CALLBACK_HORIZON: 24 * 3_600_000,
       CALLBACK_RETRY_BASE: 1_000,
@@ -365,7 +290,22 @@ describe('loadNotifierConfig', () => {
       NOTIFIER_POLL_MS: 250,
       NOTIFIER_PER_TARGET_CONCURRENCY: 4,
       NOTIFIER_CONSUMER_GROUP: 'notifier',
+      CALLBACK_SECRET_GRACE: 24 * 3_600_000,
     });
+  });
+
+  it('when CALLBACK_SECRETS_KEY is missing or not 32 bytes, or the grace is over 7 days, then start-up is refused naming each and the key is not printed', () => {
+    expect(() => loadNotifierConfig({})).toThrow(/CALLBACK_SECRETS_KEY: required, not set/);
+    const bad = 'c2hvcnQta2V5';
+    let message = '';
+    try {
+      loadNotifierConfig({ CALLBACK_SECRETS_KEY: bad, CALLBACK_SECRET_GRACE: '169h' });
+    } catch (error) {
+      message = String(error);
+    }
+    expect(message).toMatch(/CALLBACK_SECRETS_KEY: expected 32 bytes/);
+    expect(message).toMatch(/CALLBACK_SECRET_GRACE: at most 7 days/);
+    expect(message).not.toContain(bad);
   });
 
   it('when values are malformed, then every variable is named at once and the secret is not printed', () => {
@@ -375,7 +315,10 @@ describe('loadNotifierConfig', () => {
       /CALLBACK_HORIZON[\s\S]*NOTIFIER_PER_TARGET_CONCURRENCY|NOTIFIER_PER_TARGET_CONCURRENCY[\s\S]*CALLBACK_HORIZON/,
     );
     expect(
-      loadNotifierConfig({ CALLBACK_ALLOWED_HOSTS: 'a.example, b.example' }).CALLBACK_ALLOWED_HOSTS,
+      loadNotifierConfig({
+        CALLBACK_SECRETS_KEY: SECRETS_KEY,
+        CALLBACK_ALLOWED_HOSTS: 'a.example, b.example',
+      }).CALLBACK_ALLOWED_HOSTS,
     ).toEqual(['a.example', 'b.example']);
   });
 });

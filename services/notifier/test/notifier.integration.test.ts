@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
+import { createSecretBox, parseSecretBoxKey } from '@msg/auth';
 import { type Bus, createKafkaBus } from '@msg/bus';
 import { createPool } from '@msg/db';
 import { createLogger } from '@msg/logger';
 import type pg from 'pg';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadNotifierConfig } from '../src/config.js';
 import { type Notifier, startNotifier } from '../src/service.js';
+import { createSigningSecretStore } from '../src/signing/signing-secrets.js';
 import { type Receiver, startReceiver } from './receiver.js';
 import { callbackRequest, collectDeadLetters, eventually, publishCallback } from './support.js';
 
@@ -14,6 +17,7 @@ const brokers = (process.env.TEST_KAFKA_BROKERS ?? '127.0.0.1:9092').split(',');
 const logger = createLogger({ service: 'notifier-it', level: 'error' });
 const run = randomBytes(4).toString('hex');
 const databaseName = `msg_notifier_test_${run}`;
+const secretsKey = randomBytes(32).toString('hex');
 
 let admin: pg.Pool;
 let pool: pg.Pool;
@@ -36,6 +40,7 @@ beforeAll(async () => {
   notifier = await startNotifier(
     loadNotifierConfig({
       LOG_LEVEL: 'error',
+      CALLBACK_SECRETS_KEY: secretsKey,
       CALLBACK_ALLOWED_HOSTS: '127.0.0.1',
       CALLBACK_RETRY_BASE: '50ms',
       NOTIFIER_POLL_MS: '50',
@@ -79,6 +84,16 @@ describe('notifier on Postgres and Kafka', () => {
     const mine = target.received.filter((r) => r.url === `/dlr?run=${run}`);
     expect(mine).toHaveLength(1);
     expect(JSON.parse(mine[0]?.body ?? '')).toEqual({ run });
+    // Signed with the account's secret, as stored (sealed) in this database.
+    const secrets = createSigningSecretStore({
+      pool,
+      box: createSecretBox(parseSecretBoxKey(secretsKey)),
+    });
+    const { secret } = await secrets.current(req.accountId);
+    const headers = Object.fromEntries(
+      Object.entries(mine[0]?.headers ?? {}).map(([name, value]) => [name, String(value)]),
+    );
+    expect(new Webhook(secret).verify(mine[0]?.body ?? '', headers)).toEqual({ run });
   });
 
   it('when the receiver refuses with 400, then the dead letter reaches callbacks.dlq.v1 through the outbox', async () => {

@@ -1,23 +1,9 @@
-import { parseSecretBoxKey } from '@msg/auth';
-import { envField, int, loadConfig, secret, serviceSettings, trustSettings, z } from '@msg/config';
+import { secretBoxKeySetting } from '@msg/auth';
+import { int, loadConfig, secret, serviceSettings, trustSettings, z } from '@msg/config';
 import { deliverySettingsShape } from './delivery/config.js';
 import { fallbackSettingsShape } from './fallback/config.js';
 import { rbmSettingsShape } from './rbm/config.js';
 import { webhookSettingsShape } from './webhooks/config.js';
-
-/**
- * 32 bytes, hex or base64 (@msg/auth parseSecretBoxKey); checked here, kept as text (the
- * configuration is frozen, a Buffer cannot be) and read into a key by the service.
- */
-const secretBoxKey = () =>
-  envField('expected 32 bytes as 64 hex characters or base64', (raw) => {
-    try {
-      parseSecretBoxKey(raw);
-      return raw;
-    } catch {
-      return undefined;
-    }
-  }).meta({ secret: true });
 
 /** The service's own settings; DATABASE_URL and KAFKA_BROKERS are the service kit's. */
 export const rcsSettings = z.object({
@@ -32,7 +18,7 @@ export const rcsSettings = z.object({
     .describe(
       'Bearer token of the operator API /internal/v1/agents and /internal/v1/account-settings (operators, `pnpm rcs agents`, `pnpm rcs fallback`); unset: refused (401)',
     ),
-  RCS_CREDENTIALS_KEY: secretBoxKey()
+  RCS_CREDENTIALS_KEY: secretBoxKeySetting()
     .optional()
     .describe(
       "AES-256-GCM key (32 bytes, hex or base64) that encrypts agents' RBM service-account keys at rest; unset: agents cannot be given credentials",

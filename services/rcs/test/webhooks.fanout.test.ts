@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { hashSecret } from '@msg/auth';
 import {
   type AccountState,
   makeEvent,
@@ -7,19 +8,31 @@ import {
   Topics,
 } from '@msg/contracts';
 import { loadNotifierConfig, type Notifier, startNotifier } from '@msg/notifier';
-import { type CallbackReceiver, eventually, startCallbackReceiver } from '@msg/testing';
+import {
+  type CallbackReceiver,
+  eventually,
+  headerRecord,
+  type ReceivedCallback,
+  startCallbackReceiver,
+} from '@msg/testing';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY, startTestRcs, type TestRcs } from './support.js';
 import { signatureValid } from './webhook-receiver.js';
 
 /**
  * End to end: an event on rcs.events.v1 → the service's fan-out → callbacks.v1 → the notifier →
- * a local receiver that checks X-Webhook-Signature in constant time with the webhook's secret.
+ * a local receiver that checks X-Webhook-Signature in constant time with the webhook's secret,
+ * and the Standard Webhooks signature with the creating account's callback signing secret.
  */
+const PASSWORD = 'webhook owner password';
 describe('RCS event fan-out to webhooks (spec 4.5 rule 4, 5 rule 4, 6.3)', () => {
   let rcs: TestRcs;
   let notifier: Notifier;
   let owner: AccountState;
+  /** Another account that may send as the same agents. */
+  let partner: AccountState;
   const receivers: CallbackReceiver[] = [];
 
   beforeAll(async () => {
@@ -27,6 +40,7 @@ describe('RCS event fan-out to webhooks (spec 4.5 rule 4, 5 rule 4, 6.3)', () =>
     notifier = await startNotifier(
       loadNotifierConfig({
         LOG_LEVEL: 'error',
+        CALLBACK_SECRETS_KEY: randomBytes(32).toString('hex'),
         CALLBACK_ALLOWED_HOSTS: '127.0.0.1',
         CALLBACK_RETRY_BASE: '40ms',
         CALLBACK_RETRY_MAX: '150ms',
@@ -34,8 +48,29 @@ describe('RCS event fan-out to webhooks (spec 4.5 rule 4, 5 rule 4, 6.3)', () =>
       }),
       rcs.runtime,
     );
-    owner = await rcs.publishAccount(rcs.account());
+    const passwordHash = await hashSecret(PASSWORD);
+    owner = await rcs.publishAccount(rcs.account({ passwordHash }));
+    partner = await rcs.publishAccount(rcs.account({ passwordHash }));
   });
+
+  /** The account's callback signing secret, as it fetches it from the notifier. */
+  async function signingSecretOf(account: AccountState): Promise<string> {
+    const res = await request(notifier.app)
+      .get('/v1/callbacks/signing-secret')
+      .auth(account.name, PASSWORD)
+      .expect(200);
+    return res.body.secret;
+  }
+
+  function standardSignatureValid(secret: string, got: ReceivedCallback): boolean {
+    try {
+      new Webhook(secret).verify(got.body, headerRecord(got.headers));
+      return true;
+    } catch (error) {
+      if (error instanceof WebhookVerificationError) return false;
+      throw error;
+    }
+  }
 
   afterAll(async () => {
     await notifier?.stop();
@@ -43,23 +78,27 @@ describe('RCS event fan-out to webhooks (spec 4.5 rule 4, 5 rule 4, 6.3)', () =>
     await rcs?.stop();
   });
 
-  async function hook(agentId: string, body: object) {
+  async function hook(agentId: string, body: object, creator: AccountState = owner) {
     const target = await startCallbackReceiver();
     receivers.push(target);
     const res = await rcs
       .raw()
       .post('/v1/webhooks')
       .set('x-api-key', API_KEY)
-      .set('x-client-id', owner.name)
+      .set('x-client-id', creator.name)
       .send({ agent_id: agentId, webhook_url: `${target.url}/events`, ...body });
     expect(res.status).toBe(201);
     return { target, id: res.body.id as string, secret: res.body.webhook_secret as string };
   }
 
-  async function publish(agentId: string, eventType: string): Promise<RcsDomainEvent> {
+  async function publish(
+    agentId: string,
+    eventType: string,
+    sender: AccountState = owner,
+  ): Promise<RcsDomainEvent> {
     const event: RcsDomainEvent = {
       agentId,
-      accountId: owner.id,
+      accountId: sender.id,
       messageId: 'msg-1',
       event: {
         event_type: eventType,
@@ -71,7 +110,7 @@ describe('RCS event fan-out to webhooks (spec 4.5 rule 4, 5 rule 4, 6.3)', () =>
       },
     };
     await rcs.bus.publish(Topics.rcsEvents, [
-      { key: agentId, value: makeEvent(RCS_EVENT, event, { accountId: owner.id }) },
+      { key: agentId, value: makeEvent(RCS_EVENT, event, { accountId: sender.id }) },
     ]);
     return event;
   }
@@ -99,9 +138,11 @@ describe('RCS event fan-out to webhooks (spec 4.5 rule 4, 5 rule 4, 6.3)', () =>
         undefined,
       'both matching webhooks called',
     );
+    const ownerSecret = await signingSecretOf(owner);
     for (const { target, secret } of [all, secondVocabulary]) {
       const [got] = target.received;
       expect(got && signatureValid(secret, got)).toBe(true);
+      expect(got && standardSignatureValid(ownerSecret, got)).toBe(true);
       expect(got?.headers['content-type']).toBe('application/json');
       expect(JSON.parse(got?.body ?? '')).toEqual(event.event);
     }
@@ -131,6 +172,29 @@ describe('RCS event fan-out to webhooks (spec 4.5 rule 4, 5 rule 4, 6.3)', () =>
     const [got] = target.target.received;
     expect(got && signatureValid(regenerated.body.webhook_secret, got)).toBe(true);
     expect(got && signatureValid(target.secret, got)).toBe(false);
+  });
+
+  it("when another account's message event reaches a webhook, then it is signed with the webhook creator's callback secret, not the sender's", async () => {
+    const agent = 'fanout-agent-4';
+    await rcs.agent(agent, [owner, partner]);
+    const owners = await hook(agent, {});
+    const partners = await hook(agent, {}, partner);
+    await publish(agent, 'rcs.out.delivered', partner);
+    await eventually(
+      async () =>
+        (owners.target.received.length >= 1 && partners.target.received.length >= 1) || undefined,
+      'both webhooks called',
+    );
+    const [ownerSecret, partnerSecret] = [
+      await signingSecretOf(owner),
+      await signingSecretOf(partner),
+    ];
+    const [toOwner] = owners.target.received;
+    const [toPartner] = partners.target.received;
+    expect(toOwner && standardSignatureValid(ownerSecret, toOwner)).toBe(true);
+    expect(toOwner && standardSignatureValid(partnerSecret, toOwner)).toBe(false);
+    expect(toPartner && standardSignatureValid(partnerSecret, toPartner)).toBe(true);
+    expect(toPartner && standardSignatureValid(ownerSecret, toPartner)).toBe(false);
   });
 
   it('when a dry-run simulated event is published, then a webhook subscribed to rcs.out.delivered gets it', async () => {

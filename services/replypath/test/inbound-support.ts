@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createOutboxRelay } from '@msg/bus';
 import {
   type AccountState,
@@ -110,6 +110,7 @@ export async function startInboundHarness() {
   const notifier = await startNotifier(
     loadNotifierConfig({
       LOG_LEVEL: 'error',
+      CALLBACK_SECRETS_KEY: randomBytes(32).toString('hex'),
       CALLBACK_ALLOW_PRIVATE_TARGETS: 'true',
       NOTIFIER_POLL_MS: '20',
       CALLBACK_RETRY_BASE: '100ms',

@@ -43,7 +43,11 @@ beforeAll(async () => {
     runtime,
   );
   notifier = await startNotifier(
-    loadNotifierConfig({ LOG_LEVEL: 'error', CALLBACK_ALLOW_PRIVATE_TARGETS: 'true' }),
+    loadNotifierConfig({
+      LOG_LEVEL: 'error',
+      CALLBACK_SECRETS_KEY: randomBytes(32).toString('hex'),
+      CALLBACK_ALLOW_PRIVATE_TARGETS: 'true',
+    }),
     runtime,
   );
   receiver = await startCallbackReceiver();

@@ -24,10 +24,18 @@ export interface FanOutOptions {
  * enabled_events match, the body serialised once here and signed here, so that the secret never
  * leaves the service (only its signature travels on Kafka) and the notifier sends exactly the
  * signed bytes (bodyText). callbackId = event_id + webhook id: a redelivered event is stored once.
+ * The request's account is the webhook's creator: the notifier signs it (Standard Webhooks) with
+ * that account's secret, the one its receiver can fetch, whichever account's message it concerns.
  */
 export function webhookCallbacks(
   event: RcsDomainEvent,
-  webhooks: { id: string; webhook_url: string; enabled_events: string[]; secret: string }[],
+  webhooks: {
+    id: string;
+    account_id: string | null;
+    webhook_url: string;
+    enabled_events: string[];
+    secret: string;
+  }[],
   giveUpAt: Date,
 ): CallbackRequest[] {
   const bodyText = JSON.stringify(event.event);
@@ -35,7 +43,7 @@ export function webhookCallbacks(
     .filter((webhook) => matchesEvent(webhook.enabled_events, event.event.event_type))
     .map((webhook) => ({
       callbackId: `rcs:${event.event.event_id}:${webhook.id}`,
-      accountId: event.accountId ?? `agent:${event.agentId}`,
+      accountId: webhook.account_id ?? event.accountId ?? `agent:${event.agentId}`,
       url: webhook.webhook_url,
       method: 'POST',
       bodyText,

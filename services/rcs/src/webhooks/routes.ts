@@ -97,6 +97,7 @@ export function mountWebhookRoutes(app: Express, { store: maybeStore, tester }: 
     }
     await mayManage(req, body.agent_id);
     const outcome = await store().create({
+      account_id: requireAccount(req).id,
       agent_id: body.agent_id,
       webhook_url: body.webhook_url,
       description: body.description ?? null,

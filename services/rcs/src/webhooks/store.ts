@@ -18,10 +18,12 @@ export interface WebhookRow {
   is_enabled: boolean;
   created_at: Date;
   updated_at: Date;
+  /** The account that created it (whose callback signing secret signs its deliveries). */
+  account_id: string | null;
 }
 
 const COLUMNS = `"id", "agent_id", "webhook_url", "description", "enabled_events", "is_enabled",
-  "created_at", "updated_at"`;
+  "created_at", "updated_at", "account_id"`;
 
 export type CreateOutcome =
   | { kind: 'created'; row: WebhookRow; secret: string }
@@ -65,6 +67,7 @@ export function createWebhookStore(pool: pg.Pool, box: SecretBox) {
      * fifth. The unique (agent_id, webhook_url) constraint decides duplicates.
      */
     async create(input: {
+      account_id: string;
       agent_id: string;
       webhook_url: string;
       description: string | null;
@@ -88,8 +91,8 @@ export function createWebhookStore(pool: pg.Pool, box: SecretBox) {
         if ((counted[0]?.n ?? 0) >= WEBHOOKS_PER_AGENT) return { kind: 'limit' as const };
         const { rows } = await client.query<WebhookRow>(
           `INSERT INTO ${TABLE} ("id", "agent_id", "webhook_url", "description", "enabled_events",
-             "is_enabled", "secret")
-           VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
+             "is_enabled", "secret", "account_id")
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
           [
             randomUUID(),
             input.agent_id,
@@ -98,6 +101,7 @@ export function createWebhookStore(pool: pg.Pool, box: SecretBox) {
             input.enabled_events,
             input.is_enabled,
             box.seal(secret),
+            input.account_id,
           ],
         );
         return { kind: 'created' as const, row: rows[0] as WebhookRow, secret };
