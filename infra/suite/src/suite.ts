@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { adminService, loadAdminConfig } from '@msg/admin';
 import { batchService, loadBatchConfig } from '@msg/batch';
@@ -110,6 +110,14 @@ export async function startSuite(
             : { dataDir: config.EMBEDDED_DATA_DIR, logger },
         );
     if (embedded) closers.push(embedded.stop);
+    if (embedded && config.EMBEDDED_DATA_DIR !== 'memory') {
+      const asked = resolve(config.EMBEDDED_DATA_DIR);
+      if (embedded.dataDir !== asked) {
+        progress(
+          `the data of ${asked} is kept in ${embedded.dataDir} (the link ${asked} leads there)`,
+        );
+      }
+    }
     // Every service of the suite shares one pool, embedded or not.
     const pool = createPool({
       url: config.DATABASE_URL ?? embedded?.url ?? '',
