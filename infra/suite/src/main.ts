@@ -23,7 +23,7 @@ Messaging platform is running${suite.embeddedDatabase ? ' on embedded PostgreSQL
 }.
 
   Gateway (public API)   ${suite.gatewayUrl}
-  API documentation      ${suite.gatewayUrl}/docs
+  API documentation      ${suite.gatewayUrl}/docs   (internal operations: ${suite.adminUrl}/docs/)
   Admin API (internal)   ${suite.adminUrl}   token: ${suite.adminToken}
   SMSC simulator control ${suite.smscControlUrl ?? '(real SMS centres configured)'}
   RBM simulator (RCS)    ${suite.rbmSimulatorUrl}   control: ${suite.rbmSimulatorUrl}/control

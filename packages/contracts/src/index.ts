@@ -49,10 +49,16 @@ export {
 } from './event-contracts.js';
 export { exampleEvents } from './event-examples.js';
 export {
+  INTERNAL_DOCUMENTS,
+  type InternalDocumentName,
+  internalDocumentPath,
+  isInternalDocumentName,
+  OPENAPI_DOCUMENTS,
   type OpenApiDocument,
   type OpenApiDocumentName,
   openapiDocumentPath,
   readOpenApiDocument,
+  readServiceDocument,
 } from './openapi.js';
 export {
   OPT_OUT_EVENT,

@@ -1,18 +1,28 @@
-import { type OpenApiDocumentName, openapiDocumentPath } from '@msg/contracts';
+import {
+  internalDocumentPath,
+  isInternalDocumentName,
+  OPENAPI_DOCUMENTS,
+  openapiDocumentPath,
+} from '@msg/contracts';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { createService } from '../src/create-service.js';
 import { UnauthorizedError } from '../src/errors.js';
 import { captureLogs } from './support.js';
 
-describe.each<OpenApiDocumentName>(['admin', 'batch', 'gateway'])('the %s document', (name) => {
+/** Every service's documents: its public one and its internal one, when it has them. */
+const SERVICES = [
+  ...OPENAPI_DOCUMENTS.map((name) => ({
+    name,
+    openapiPath: openapiDocumentPath(name),
+    ...(isInternalDocumentName(name) && { internalOpenapiPath: internalDocumentPath(name) }),
+  })),
+  { name: 'admin', openapiPath: internalDocumentPath('admin') },
+];
+
+describe.each(SERVICES)('the $name service document', (documents) => {
   it('when a service is built on it, then the validator accepts it and answers unknown paths with 404', async () => {
-    const app = createService({
-      name,
-      logger: captureLogs().logger,
-      openapiPath: openapiDocumentPath(name),
-      routes: () => {},
-    });
+    const app = createService({ logger: captureLogs().logger, routes: () => {}, ...documents });
     // The validator loads the document on the first request; a document it rejects gives 500s.
     const res = await request(app).get('/definitely/not/documented');
     expect(res.status).toBe(404);
