@@ -60,6 +60,7 @@ export {
   readOpenApiDocument,
   readServiceDocument,
 } from './openapi.js';
+export { type RequestExample, requestExamples } from './openapi-examples.js';
 export {
   OPT_OUT_EVENT,
   OPT_OUT_SOURCES,

@@ -96,6 +96,38 @@ describe('openapi documents', () => {
     }
   });
 
+  it('when a public document is read, then its server is the gateway, relative to where the document is served', () => {
+    for (const file of publicFiles) {
+      expect(readOpenApiDocument(file).servers, file).toEqual([
+        { url: '/', description: expect.stringContaining('gateway') },
+      ]);
+    }
+  });
+
+  it('when a public operation takes a body, then each of its media types and each required parameter has an example (Swagger UI sends it as it is; the lint checks it against the schema)', () => {
+    const missing: string[] = [];
+    for (const file of publicFiles) {
+      const document = readOpenApiDocument(file);
+      for (const { where, operation, pathItem } of operationsOf(document)) {
+        const body = resolveLocal(document, operation.requestBody);
+        if (body === undefined) continue;
+        for (const [mediaType, media] of Object.entries(get(body, 'content') as object)) {
+          if (get(media, 'example') === undefined) missing.push(`${where} ${mediaType}`);
+        }
+        const parameters = [
+          ...((get(pathItem, 'parameters') as unknown[] | undefined) ?? []),
+          ...((operation.parameters as unknown[] | undefined) ?? []),
+        ].map((parameter) => resolveLocal(document, parameter));
+        for (const parameter of parameters) {
+          if (get(parameter, 'required') === true && get(parameter, 'example') === undefined) {
+            missing.push(`${where} parameter ${String(get(parameter, 'name'))}`);
+          }
+        }
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
   it("when an internal document names components of its public one, then reading it copies them in, and the service document has both documents' operations", () => {
     const internal = readOpenApiDocument(internalDocumentPath('rcs'));
     expect(JSON.stringify(internal)).not.toContain('../rcs.yaml');
