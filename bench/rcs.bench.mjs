@@ -62,12 +62,20 @@ async function rcsClient(platform) {
     body: JSON.stringify({ apiKey }),
   });
   const agents = `${serviceUrls.rcs}/internal/v1/agents`;
-  const demo = await json(`${agents}/bench-demo-agent`, { headers: adminHeaders });
-  await json(`${agents}/bench-demo-agent`, {
-    method: 'PATCH',
-    headers: adminHeaders,
-    body: JSON.stringify({ accounts: [...demo.accounts, account.id] }),
-  });
+  // rcs refuses an account it has not yet received over accounts.v1 (404): a new one is allowed
+  // once it has arrived.
+  const arrival = Date.now() + 30_000;
+  for (;;) {
+    const res = await fetch(`${agents}/bench-demo-agent/accounts/${account.id}`, {
+      method: 'PUT',
+      headers: { authorization: adminHeaders.authorization },
+    });
+    if (res.ok) break;
+    if (res.status !== 404 || Date.now() > arrival) {
+      throw new Error(`allow on bench-demo-agent: ${res.status} ${await res.text()}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
   await json(agents, {
     method: 'POST',
     headers: adminHeaders,

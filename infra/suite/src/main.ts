@@ -1,11 +1,19 @@
-import { exitOnConfigError } from '@msg/config';
+import { exitOnConfigError, portInUseMessage } from '@msg/config';
 import { createLogger } from '@msg/logger';
 import { loadSuiteConfig } from './config.js';
 import { startSuite } from './suite.js';
 
 const config = exitOnConfigError(() => loadSuiteConfig());
 const logger = createLogger({ service: 'suite', level: config.LOG_LEVEL });
-const suite = await startSuite(config, logger);
+const suite = await startSuite(config, logger, {
+  progress: (step) => process.stdout.write(`start: ${step}\n`),
+}).catch((error: unknown) => {
+  // A taken port is the operator's to fix, not a crash: the setting to change, no stack.
+  const message = portInUseMessage(error, config);
+  if (!message) throw error;
+  process.stderr.write(`start: ${message}\n`);
+  process.exit(1);
+});
 
 // Its last line, "ready: <gateway URL>", is printed once the demo account works through the
 // gateway (as /readyz there then says): scripts wait for either (README).
@@ -15,7 +23,7 @@ Messaging platform is running${suite.embeddedDatabase ? ' on embedded PostgreSQL
 }.
 
   Gateway (public API)   ${suite.gatewayUrl}
-  API documentation      ${suite.gatewayUrl}/docs
+  API documentation      ${suite.gatewayUrl}/docs   (internal operations: ${suite.adminUrl}/docs/)
   Admin API (internal)   ${suite.adminUrl}   token: ${suite.adminToken}
   SMSC simulator control ${suite.smscControlUrl ?? '(real SMS centres configured)'}
   RBM simulator (RCS)    ${suite.rbmSimulatorUrl}   control: ${suite.rbmSimulatorUrl}/control

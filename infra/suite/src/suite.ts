@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { adminService, loadAdminConfig } from '@msg/admin';
 import { batchService, loadBatchConfig } from '@msg/batch';
@@ -33,6 +33,7 @@ import got from 'got';
 import { type DemoAccount, republishAccounts, seedDemoAccount } from './admin-client.js';
 import type { SuiteConfig } from './config.js';
 import { keptKey } from './kept-key.js';
+import { checkPortsFree } from './ports.js';
 import { createServiceAccountKey } from './rbm-service-account.js';
 import { seedRcsAgent } from './rcs-agent.js';
 import { describePool, seedReplypathPool } from './replypath-pool.js';
@@ -66,13 +67,25 @@ export interface RunningSuite {
   stop(): Promise<void>;
 }
 
+export interface SuiteOptions {
+  /**
+   * Told each step as it begins (`pnpm start` prints them): a fresh start takes a while, and a
+   * silent one looks hung.
+   */
+  progress?: (step: string) => void;
+}
+
 /**
  * Boots the whole platform in this process: the gateway, every service, the SMSC simulator and
  * the demo account. Without DATABASE_URL / KAFKA_BROKERS it runs on an embedded PostgreSQL server and the
  * in-process bus; with them, on real Postgres and Kafka. Services run the same code as when
  * deployed, each on its own port.
  */
-export async function startSuite(config: SuiteConfig, logger: Logger): Promise<RunningSuite> {
+export async function startSuite(
+  config: SuiteConfig,
+  logger: Logger,
+  { progress = () => {} }: SuiteOptions = {},
+): Promise<RunningSuite> {
   const closers: (() => Promise<void>)[] = [];
   const stop = async () => {
     for (const close of closers.reverse()) {
@@ -80,6 +93,16 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
     }
   };
   try {
+    await checkPortsFree(config);
+    progress(
+      config.DATABASE_URL
+        ? 'connecting to Postgres (DATABASE_URL)'
+        : `starting the embedded PostgreSQL 18 (data ${
+            config.EMBEDDED_DATA_DIR === 'memory'
+              ? 'in a temporary directory'
+              : `in ${config.EMBEDDED_DATA_DIR}`
+          })`,
+    );
     const embedded = config.DATABASE_URL
       ? undefined
       : await startEmbeddedPostgres(
@@ -88,6 +111,14 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
             : { dataDir: config.EMBEDDED_DATA_DIR, logger },
         );
     if (embedded) closers.push(embedded.stop);
+    if (embedded && config.EMBEDDED_DATA_DIR !== 'memory') {
+      const asked = resolve(config.EMBEDDED_DATA_DIR);
+      if (embedded.dataDir !== asked) {
+        progress(
+          `the data of ${asked} is kept in ${embedded.dataDir} (the link ${asked} leads there)`,
+        );
+      }
+    }
     // Every service of the suite shares one pool, embedded or not.
     const pool = createPool({
       url: config.DATABASE_URL ?? embedded?.url ?? '',
@@ -113,6 +144,7 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
       serviceConfig: C,
       port = 0,
     ) => {
+      progress(`starting ${definition.name} (migrating its schema first)`);
       const service = await serveService(
         definition,
         serviceConfig,
@@ -166,6 +198,7 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
     let smscControlUrl: string | undefined;
     let binds = config.SMSC_BINDS;
     if (!binds) {
+      progress('starting the SMSC simulator');
       const password = secret(6);
       const simulator = await startSmscSimulator({
         port: 0,
@@ -187,6 +220,7 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
     // registry snapshot imported as today's (so its answers are current).
     let hlr = { url: config.HLR_URL, username: config.HLR_USERNAME, password: config.HLR_PASSWORD };
     if (!hlr.url) {
+      progress('starting the HLR simulator');
       const password = secret(6);
       const simulator = await startHlrSimulator({
         credentials: `suite:${password}`,
@@ -205,6 +239,7 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
         NUMBERS_INTERNAL_TOKEN: numbersInternalToken,
       }),
     );
+    progress('importing the sample number registry');
     await importSnapshotDirectory(pool, SAMPLE_REGISTRY, logger.child({ service: 'numbers' }), {
       snapshotDate: new Date().toISOString().slice(0, 10),
     }).catch((error) => logger.warn('sample registry snapshot not imported', { error }));
@@ -243,6 +278,7 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
     // RCS stands on the RBM simulator in place of Google's platform: it issues tokens for a
     // service account made now, which the demo agent gets as its credentials (below), and it
     // pushes user events to the gateway, signed with a client token of this run.
+    progress('starting the RBM simulator');
     const rbmKey = createServiceAccountKey(config.DEMO_RCS_AGENT_ID);
     const rbmClientToken = secret(32);
     const rbm = await startRbmSimulator({
@@ -271,6 +307,7 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
     // Voice calls a SIP endpoint of our own that answers as a listening human unless the dialled
     // number's suffix says otherwise (infra/sip-callee), so a demo call completes out of the box;
     // what it heard is on its control API. Recordings go to a directory removed at stop.
+    progress('starting the SIP callee and the translation simulator');
     const recordDir = await mkdtemp(join(tmpdir(), 'suite-sip-callee-'));
     closers.push(() => rm(recordDir, { recursive: true, force: true }));
     const callee = await startSipCallee({
@@ -300,6 +337,7 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
     );
 
     // /readyz on the gateway waits for the demo account to work end to end (waitUntilUsable).
+    progress('starting the gateway');
     let demoUsable = false;
     const gateway = await startGateway(
       loadGatewayConfig({
@@ -345,12 +383,15 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
       voice: voiceUrl,
     };
     // On a developer's machine "ready" means usable end to end: consumers included.
+    progress("waiting for every service's consumers and readiness");
     await Promise.all(started);
     await waitReady(Object.values(serviceUrls), config.READY_TIMEOUT_MS);
     if (!config.KAFKA_BROKERS) await republishAccounts(adminUrl, adminToken);
+    progress('seeding the demo account, its RCS agent and the reply-path pool');
     const demoAccount = await seedDemoAccount(adminUrl, adminToken, demo);
     await seedRcsAgent(rcsUrl, adminToken, config.DEMO_RCS_AGENT_ID, demoAccount.id, rbmKey);
     const replypathPool = describePool(await seedReplypathPool(replypathUrl, adminToken));
+    progress('waiting until the demo account works through the gateway');
     await waitUntilUsable(gateway.url, demo, config.READY_TIMEOUT_MS);
     demoUsable = true;
 

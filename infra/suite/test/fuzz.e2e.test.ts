@@ -12,7 +12,7 @@ import {
   requestsFor,
   trailingSlashed,
 } from './fuzz/fuzz-cases.js';
-import { documentNames, type Operation, operationsOf } from './fuzz/openapi-operations.js';
+import { fuzzedDocuments, type Operation, operationsOf } from './fuzz/openapi-operations.js';
 import { send } from './fuzz/send.js';
 
 /**
@@ -33,7 +33,7 @@ const SEED =
 const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
 const ODD_METHODS = ['PUT', 'PATCH', 'DELETE', 'PROPFIND'];
 
-const operations = documentNames().flatMap(operationsOf);
+const operations = fuzzedDocuments().flatMap((document) => operationsOf(document));
 
 interface Failure {
   request: Omit<FuzzRequest, 'body'> & { body?: string };

@@ -4,7 +4,7 @@ import { createLogger } from '@msg/logger';
 import { describe, expect, it } from 'vitest';
 import { makeAccount } from '../test/support/accounts.js';
 import { createFakeAccountBus } from '../test/support/fake-bus.js';
-import { createAccountDirectory } from './account-directory.js';
+import { createAccountDirectory, findAccount } from './account-directory.js';
 
 function captureLogger() {
   const stream = new PassThrough();
@@ -81,6 +81,19 @@ describe('createAccountDirectory', () => {
     expect(directory.byName('acme-corp')?.id).toBe(account.id);
     expect(directory.byName('ACME-CORP')?.id).toBe(account.id);
     expect(directory.byName('acme')).toBeUndefined();
+  });
+
+  it('when an operator names an account by id or by name in any case, then findAccount finds it; an unknown one not', async () => {
+    const { directory, publishAccount } = setup();
+    const account = makeAccount({ name: 'Acme' });
+    await publishAccount(account);
+    await directory.start();
+    await directory.caughtUp();
+
+    expect(findAccount(directory, account.id)?.id).toBe(account.id);
+    expect(findAccount(directory, 'acme')?.id).toBe(account.id);
+    expect(findAccount(directory, 'ACME')?.id).toBe(account.id);
+    expect(findAccount(directory, 'acme-typo')).toBeUndefined();
   });
 
   it('when an older or equal version arrives after a newer one, then it is ignored', async () => {

@@ -36,6 +36,15 @@ export interface AccountLookup {
   byName(name: string): AccountState | undefined;
 }
 
+/**
+ * The account an operator means by `ref`: its id, or its name in any case (as `pnpm admin`
+ * takes it). Undefined when this directory has neither, e.g. a typo, or an account created a
+ * moment ago whose state has not arrived yet.
+ */
+export function findAccount(lookup: AccountLookup, ref: string): AccountState | undefined {
+  return lookup.byId(ref) ?? lookup.byName(ref);
+}
+
 export interface AccountDirectory extends AccountLookup {
   /**
    * Makes sure accounts.v1 exists (a service may start before admin ever has) and subscribes;

@@ -12,6 +12,7 @@ export {
   type AccountMessage,
   type AccountSubscription,
   createAccountDirectory,
+  findAccount,
 } from './account-directory.js';
 export { type AccountStanding, accountStanding } from './account-standing.js';
 export { parseAccountState } from './account-state-parser.js';

@@ -20,6 +20,7 @@ export {
   url,
 } from './fields.js';
 export { type Env, type ExitIo, exitOnConfigError, loadConfig } from './load-config.js';
+export { portInUseMessage } from './port-in-use.js';
 export {
   databaseSettings,
   deployedDatabaseSettings,

@@ -49,11 +49,18 @@ export {
 } from './event-contracts.js';
 export { exampleEvents } from './event-examples.js';
 export {
+  INTERNAL_DOCUMENTS,
+  type InternalDocumentName,
+  internalDocumentPath,
+  isInternalDocumentName,
+  OPENAPI_DOCUMENTS,
   type OpenApiDocument,
   type OpenApiDocumentName,
   openapiDocumentPath,
   readOpenApiDocument,
+  readServiceDocument,
 } from './openapi.js';
+export { type RequestExample, requestExamples } from './openapi-examples.js';
 export {
   OPT_OUT_EVENT,
   OPT_OUT_SOURCES,

@@ -1,25 +1,45 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { lintOpenApiDocument } from '../scripts/openapi-lint.mjs';
-import { type OpenApiDocument, openapiDocumentPath, readOpenApiDocument } from './openapi.js';
+import {
+  INTERNAL_DOCUMENTS,
+  internalDocumentPath,
+  OPENAPI_DOCUMENTS,
+  type OpenApiDocument,
+  openapiDocumentPath,
+  readOpenApiDocument,
+  readServiceDocument,
+} from './openapi.js';
 
 const documentsDir = dirname(openapiDocumentPath('batch'));
-const documentFiles = readdirSync(documentsDir)
-  .filter((file) => file.endsWith('.yaml'))
-  .map((file) => join(documentsDir, file));
+const yamlIn = (dir: string) =>
+  readdirSync(dir)
+    .filter((file) => file.endsWith('.yaml'))
+    .map((file) => join(dir, file));
+const publicFiles = yamlIn(documentsDir);
+const internalFiles = yamlIn(join(documentsDir, 'internal'));
+const documentFiles = [...publicFiles, ...internalFiles];
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
-function operationsOf(
-  document: OpenApiDocument,
-): { where: string; operation: Record<string, unknown> }[] {
-  const found: { where: string; operation: Record<string, unknown> }[] = [];
+interface Operation {
+  where: string;
+  operation: Record<string, unknown>;
+  pathItem: Record<string, unknown>;
+}
+
+function operationsOf(document: OpenApiDocument): Operation[] {
+  const found: Operation[] = [];
   for (const [path, item] of Object.entries(document.paths)) {
     for (const method of HTTP_METHODS) {
       const operation = item[method];
       if (typeof operation === 'object' && operation !== null) {
-        found.push({ where: `${method.toUpperCase()} ${path}`, operation: { ...operation } });
+        found.push({
+          where: `${method.toUpperCase()} ${path}`,
+          operation: { ...operation },
+          pathItem: item,
+        });
       }
     }
   }
@@ -48,60 +68,136 @@ function resolveLocal(document: OpenApiDocument, value: unknown): unknown {
 }
 
 describe('openapi documents', () => {
-  it('when the package is scanned, then the documents the code names exist', () => {
-    expect(documentFiles.map((file) => basename(file))).toEqual(
-      expect.arrayContaining(['batch.yaml', 'gateway.yaml']),
+  it('when the package is scanned, then the documents are exactly the ones the code names', () => {
+    expect(publicFiles.map((file) => basename(file, '.yaml')).sort()).toEqual(
+      [...OPENAPI_DOCUMENTS].sort(),
     );
-    expect(existsSync(openapiDocumentPath('gateway'))).toBe(true);
+    expect(internalFiles.map((file) => basename(file, '.yaml')).sort()).toEqual(
+      [...INTERNAL_DOCUMENTS].sort(),
+    );
+    for (const name of INTERNAL_DOCUMENTS)
+      expect(existsSync(internalDocumentPath(name))).toBe(true);
   });
 
-  describe.each(documentFiles.map((file) => [basename(file), file]))('%s', (name, file) => {
-    const document = readOpenApiDocument(file);
-    const isLegacyReplyPath = name === 'replypath-legacy.yaml';
-    const isVoice = name === 'voice.yaml';
+  it('when the public documents are read, then none has an /internal/ operation, and each internal one has only those', () => {
+    for (const file of publicFiles) {
+      const paths = Object.keys(readOpenApiDocument(file).paths);
+      expect(
+        paths.filter((path) => path.startsWith('/internal/')),
+        file,
+      ).toEqual([]);
+    }
+    for (const file of internalFiles) {
+      const paths = Object.keys(readOpenApiDocument(file).paths);
+      expect(
+        paths.filter((path) => !path.startsWith('/internal/')),
+        file,
+      ).toEqual([]);
+    }
+  });
 
-    it('when read, then it is OpenAPI 3.1 with an interface version', () => {
-      expect(document.openapi).toMatch(/^3\.1\.\d+$/);
-      expect(document.info.version).toMatch(/^\d+\.\d+\.\d+$/);
-    });
+  it('when a public document is read, then its server is the gateway, relative to where the document is served', () => {
+    for (const file of publicFiles) {
+      expect(readOpenApiDocument(file).servers, file).toEqual([
+        { url: '/', description: expect.stringContaining('gateway') },
+      ]);
+    }
+  });
 
-    it('when linted as OpenAPI 3.1 with our rules, then it has no errors', async () => {
-      expect(await lintOpenApiDocument(file)).toEqual([]);
-    });
-
-    it('when each operation is inspected, then it has an operationId and a default error response in the interface format (code and message, status and message, detail, form text, or RFC 9457 problem)', () => {
-      const operations = operationsOf(document);
-      expect(operations.length).toBeGreaterThan(0);
-      for (const { where, operation } of operations) {
-        expect(operation.operationId, where).toEqual(expect.any(String));
-        const responses = resolveLocal(document, operation.responses);
-        const fallback = resolveLocal(document, get(responses, 'default'));
-        expect(fallback, `${where} has no default response`).toBeDefined();
-        const content = get(fallback, 'content');
-        const problem = get(content, 'application/problem+json');
-        if (problem !== undefined) {
-          // Number intelligence (spec 7.6): application/problem+json.
-          expect(resolveLocal(document, get(problem, 'schema')), where).toMatchObject({
-            required: expect.arrayContaining(['type', 'title', 'status', 'detail', 'instance']),
-          });
-          continue;
+  it('when a public operation takes a body, then each of its media types and each required parameter has an example (Swagger UI sends it as it is; the lint checks it against the schema)', () => {
+    const missing: string[] = [];
+    for (const file of publicFiles) {
+      const document = readOpenApiDocument(file);
+      for (const { where, operation, pathItem } of operationsOf(document)) {
+        const body = resolveLocal(document, operation.requestBody);
+        if (body === undefined) continue;
+        for (const [mediaType, media] of Object.entries(get(body, 'content') as object)) {
+          if (get(media, 'example') === undefined) missing.push(`${where} ${mediaType}`);
         }
-        // Text-to-voice simple HTTP (spec 2.6): form-encoded `request=false&error=...` text.
-        if (get(content, 'application/x-www-form-urlencoded') !== undefined) continue;
-        const json = get(content, 'application/json');
-        const schema = resolveLocal(document, get(json, 'schema'));
-        // Legacy reply-path (spec 7.3): the status line and a message; text-to-voice (7.5): `detail`.
-        const members = isLegacyReplyPath
-          ? ['status', 'message']
-          : isVoice
-            ? ['detail']
-            : ['code', 'message'];
-        expect(schema, `${where}: default response has no JSON schema`).toMatchObject({
-          required: expect.arrayContaining(members),
-        });
+        const parameters = [
+          ...((get(pathItem, 'parameters') as unknown[] | undefined) ?? []),
+          ...((operation.parameters as unknown[] | undefined) ?? []),
+        ].map((parameter) => resolveLocal(document, parameter));
+        for (const parameter of parameters) {
+          if (get(parameter, 'required') === true && get(parameter, 'example') === undefined) {
+            missing.push(`${where} parameter ${String(get(parameter, 'name'))}`);
+          }
+        }
       }
-    });
+    }
+    expect(missing).toEqual([]);
   });
+
+  it("when an internal document names components of its public one, then reading it copies them in, and the service document has both documents' operations", () => {
+    const internal = readOpenApiDocument(internalDocumentPath('rcs'));
+    expect(JSON.stringify(internal)).not.toContain('../rcs.yaml');
+    const publicRcs = readOpenApiDocument(openapiDocumentPath('rcs'));
+    const schemas = (document: OpenApiDocument) =>
+      (document.components?.schemas ?? {}) as Record<string, unknown>;
+    // AgentId is the public document's, copied as it is; Error too (through a response).
+    expect(schemas(internal).AgentId).toEqual(schemas(publicRcs).AgentId);
+    expect(schemas(internal).Error).toEqual(schemas(publicRcs).Error);
+
+    const service = readServiceDocument(openapiDocumentPath('rcs'), internalDocumentPath('rcs'));
+    expect(Object.keys(service.paths)).toEqual(
+      expect.arrayContaining(['/rcs/v1/messages', '/internal/v1/agents']),
+    );
+    expect(service.servers).toEqual(publicRcs.servers);
+    expect(Object.keys(service.components?.securitySchemes ?? {})).toEqual(
+      expect.arrayContaining(['apiKeyAuth', 'adminBearer']),
+    );
+  });
+
+  describe.each(documentFiles.map((file) => [relative(documentsDir, file), file]))(
+    '%s',
+    (name, file) => {
+      const document = readOpenApiDocument(file);
+      const isLegacyReplyPath = name === 'replypath-legacy.yaml';
+      const isVoice = name === 'voice.yaml';
+
+      it('when read, then it is OpenAPI 3.1 with an interface version', () => {
+        expect(document.openapi).toMatch(/^3\.1\.\d+$/);
+        expect(document.info.version).toMatch(/^\d+\.\d+\.\d+$/);
+      });
+
+      it('when linted as OpenAPI 3.1 with our rules, then it has no errors', async () => {
+        expect(await lintOpenApiDocument(file)).toEqual([]);
+      });
+
+      it('when each operation is inspected, then it has an operationId and a default error response in the interface format (code and message, status and message, detail, form text, or RFC 9457 problem)', () => {
+        const operations = operationsOf(document);
+        expect(operations.length).toBeGreaterThan(0);
+        for (const { where, operation } of operations) {
+          expect(operation.operationId, where).toEqual(expect.any(String));
+          const responses = resolveLocal(document, operation.responses);
+          const fallback = resolveLocal(document, get(responses, 'default'));
+          expect(fallback, `${where} has no default response`).toBeDefined();
+          const content = get(fallback, 'content');
+          const problem = get(content, 'application/problem+json');
+          if (problem !== undefined) {
+            // Number intelligence (spec 7.6): application/problem+json.
+            expect(resolveLocal(document, get(problem, 'schema')), where).toMatchObject({
+              required: expect.arrayContaining(['type', 'title', 'status', 'detail', 'instance']),
+            });
+            continue;
+          }
+          // Text-to-voice simple HTTP (spec 2.6): form-encoded `request=false&error=...` text.
+          if (get(content, 'application/x-www-form-urlencoded') !== undefined) continue;
+          const json = get(content, 'application/json');
+          const schema = resolveLocal(document, get(json, 'schema'));
+          // Legacy reply-path (spec 7.3): the status line and a message; text-to-voice (7.5): `detail`.
+          const members = isLegacyReplyPath
+            ? ['status', 'message']
+            : isVoice
+              ? ['detail']
+              : ['code', 'message'];
+          expect(schema, `${where}: default response has no JSON schema`).toMatchObject({
+            required: expect.arrayContaining(members),
+          });
+        }
+      });
+    },
+  );
 });
 
 describe('readOpenApiDocument and the lint, on broken input', () => {
@@ -139,6 +235,54 @@ describe('readOpenApiDocument and the lint, on broken input', () => {
         expect.stringMatching(/Can't resolve \$ref.*\(no-unresolved-refs\)/),
       ]),
     );
+  });
+
+  it('when a document names a component another file lacks, or one it defines otherwise, then reading it throws naming both', () => {
+    const base = join(dir, 'base.yaml');
+    writeFileSync(
+      base,
+      [
+        'openapi: 3.1.0',
+        'info: { title: base, version: 1.0.0 }',
+        'paths: {}',
+        'components:',
+        '  schemas:',
+        '    Id: { type: string, maxLength: 8 }',
+        "    Pair: { type: object, properties: { a: { $ref: '#/components/schemas/Id' } } }",
+      ].join('\n'),
+    );
+    const extra = (schemas: string[]) => {
+      const file = join(dir, 'extra.yaml');
+      writeFileSync(
+        file,
+        [
+          'openapi: 3.1.0',
+          'info: { title: extra, version: 1.0.0 }',
+          'paths: {}',
+          'components:',
+          '  schemas:',
+          ...schemas.map((line) => `    ${line}`),
+        ].join('\n'),
+      );
+      return file;
+    };
+    // What a component of the other file refers to in its own file comes along.
+    const bundled = readOpenApiDocument(
+      extra(["Uses: { $ref: 'base.yaml#/components/schemas/Pair' }"]),
+    );
+    expect(bundled.components?.schemas).toEqual({
+      Uses: { $ref: '#/components/schemas/Pair' },
+      Pair: { type: 'object', properties: { a: { $ref: '#/components/schemas/Id' } } },
+      Id: { type: 'string', maxLength: 8 },
+    });
+    expect(() =>
+      readOpenApiDocument(extra(["Uses: { $ref: 'base.yaml#/components/schemas/Gone' }"])),
+    ).toThrow(/base\.yaml#\/components\/schemas\/Gone names nothing/);
+    expect(() =>
+      readOpenApiDocument(
+        extra(["Uses: { $ref: 'base.yaml#/components/schemas/Id' }", 'Id: { type: integer }']),
+      ),
+    ).toThrow(/component schemas\/Id differs/);
   });
 
   it('when a document is OpenAPI 3.0, then the lint says 3.1 is required', async () => {

@@ -35,8 +35,12 @@ export async function postgresBinaries(): Promise<PostgresBinaries> {
   return { initdb, postgres };
 }
 
-/** Unix user and group ids a child process runs as; empty to run as this process's user. */
-export type RunAs = { uid: number; gid: number } | Record<string, never>;
+/**
+ * Options of a child process run as the server's account: its user and group ids, and `/` as
+ * the working directory (ours may be private to root, and initdb and postgres look at theirs).
+ * Empty to run as this process's user.
+ */
+export type RunAs = { uid: number; gid: number; cwd: string } | Record<string, never>;
 
 /** The OS account the server runs as when this process is root. */
 export const ROOT_RUNS_POSTGRES_AS = 'postgres';
@@ -52,7 +56,11 @@ export async function postgresUser(): Promise<RunAs> {
     Promise.all([
       exec('id', ['-u', ROOT_RUNS_POSTGRES_AS]),
       exec('id', ['-g', ROOT_RUNS_POSTGRES_AS]),
-    ]).then(([uid, gid]) => ({ uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) }));
+    ]).then(([uid, gid]) => ({
+      uid: Number(uid.stdout.trim()),
+      gid: Number(gid.stdout.trim()),
+      cwd: '/',
+    }));
   try {
     return await ids();
   } catch {

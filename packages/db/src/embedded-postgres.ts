@@ -2,7 +2,6 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { access, chown, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
@@ -14,6 +13,12 @@ import {
   type RunAs,
 } from './embedded-postgres-binaries.js';
 import { waitForPreviousServer } from './embedded-postgres-lock.js';
+import {
+  DEFAULT_REACHABLE_DIR,
+  reachableBinaries,
+  reachableDataDir,
+  reachableTemporaryParent,
+} from './embedded-postgres-reach.js';
 
 const exec = promisify(execFile);
 
@@ -25,6 +30,12 @@ export interface EmbeddedPostgresOptions {
   dataDir?: string;
   /** Receives the server's own log lines (at debug). */
   logger?: Logger;
+  /**
+   * As root only: where the binaries are copied and the data kept when the `postgres` account
+   * cannot reach node_modules or `dataDir` (a checkout in a private home). Default
+   * /var/lib/messaging-platform/embedded-postgres.
+   */
+  reachableDir?: string;
 }
 
 export interface EmbeddedPostgres {
@@ -32,6 +43,11 @@ export interface EmbeddedPostgres {
   url: string;
   /** Pool settings for a process using it (several pools fit: see MAX_CONNECTIONS). */
   poolOptions: { max: number };
+  /**
+   * Where the data is: `dataDir`, the directory its symbolic link leads to (as root, when the
+   * `postgres` account cannot reach `dataDir`), or the temporary directory.
+   */
+  dataDir: string;
   /** Shuts the server down (fast: open sessions are ended) and waits until it has exited. */
   stop(): Promise<void>;
 }
@@ -77,13 +93,16 @@ const WATCHDOG = [
 export async function startEmbeddedPostgres({
   dataDir,
   logger,
+  reachableDir = DEFAULT_REACHABLE_DIR,
 }: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgres> {
-  const binaries = await postgresBinaries();
   const runAs = await postgresUser();
+  const binaries = await reachableBinaries(await postgresBinaries(), runAs, reachableDir);
   const temporary = dataDir === undefined;
   const dir = temporary
-    ? await mkdtemp(join(tmpdir(), 'msg-embedded-postgres-'))
-    : resolve(dataDir);
+    ? await mkdtemp(
+        join(await reachableTemporaryParent(runAs, reachableDir), 'msg-embedded-postgres-'),
+      )
+    : await reachableDataDir(resolve(dataDir), runAs, reachableDir);
   try {
     if (!(await exists(join(dir, 'PG_VERSION')))) {
       await initialise(binaries, dir, runAs, { sync: !temporary });
@@ -94,6 +113,7 @@ export async function startEmbeddedPostgres({
     return {
       url: `postgres://postgres@127.0.0.1:${server.port}/postgres`,
       poolOptions: { max: POOL_MAX },
+      dataDir: dir,
       stop() {
         stopped ??= server.stop().then(async () => {
           if (temporary) await rm(dir, { recursive: true, force: true });

@@ -1,4 +1,4 @@
-import { readOpenApiDocument } from '@msg/contracts';
+import { readServiceDocument } from '@msg/contracts';
 import type { Logger } from '@msg/logger';
 import express, { type Express, type Request, type RequestHandler } from 'express';
 import { Registry } from 'prom-client';
@@ -25,6 +25,11 @@ export interface ServiceOptions {
   routes: (app: Express) => void;
   /** The interface's OpenAPI 3.1 document (e.g. `openapiDocumentPath('batch')`); enables strict validation. */
   openapiPath?: string;
+  /**
+   * The service's internal document (`internalDocumentPath('rcs')`): its `/internal/`
+   * operations, kept out of the public document, validated with it as one (readServiceDocument).
+   */
+  internalOpenapiPath?: string;
   /** Renders every error in the interface's format; default `{ code, message, details }`. */
   errorFormat?: ErrorFormat;
   /** Largest JSON or form body after decompression; default '1mb'. */
@@ -91,10 +96,12 @@ export function createService(options: ServiceOptions): Express {
   mountOperationalRoutes(app, options.readiness ?? [], registry);
   if (options.idempotency) app.use(fingerprintRequestBodies);
   app.use(bodyParsing({ limit: options.bodyLimit ?? '1mb', rawBodyPaths }));
-  if (options.openapiPath) {
+  const document =
+    options.openapiPath && readServiceDocument(options.openapiPath, options.internalOpenapiPath);
+  if (document) {
     app.use(
       openapiValidation({
-        openapiPath: options.openapiPath,
+        document,
         rawBodyPaths,
         validateResponses: options.validateResponses ?? false,
         ...(options.unknownBodyMembers && { unknownBodyMembers: options.unknownBodyMembers }),
@@ -107,10 +114,9 @@ export function createService(options: ServiceOptions): Express {
     );
   }
   if (options.idempotency) {
-    if (!options.openapiPath) {
+    if (!document) {
       throw new Error(`${options.name}: idempotency follows the document; give an openapiPath`);
     }
-    const document = readOpenApiDocument(options.openapiPath);
     app.use(idempotency(options.idempotency, document, rawBodyPaths));
   }
   options.routes(app);

@@ -31,7 +31,15 @@ export class ValidationError extends HttpError {
 
   /** One field broke one rule: the message names both. */
   static field(loc: string[], type: string, msg: string): ValidationError {
-    return new ValidationError(`${loc.join('.')}: ${msg}`, [{ loc, msg, type }]);
+    return ValidationError.of([{ loc, msg, type }]);
+  }
+
+  /** Every broken rule at once: the message names each field and rule. */
+  static of(details: ErrorDetail[]): ValidationError {
+    return new ValidationError(
+      details.map((detail) => `${detail.loc.join('.')}: ${detail.msg}`).join('; '),
+      details,
+    );
   }
 }
 

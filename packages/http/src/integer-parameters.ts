@@ -50,10 +50,7 @@ export const integerParameters: RequestHandler = (req, _res, next) => {
     if (refused) details.push({ loc: [location, name], msg: 'must be integer', type: 'type' });
   }
   if (details.length > 0) {
-    throw new ValidationError(
-      details.map((detail) => `${detail.loc.join('.')}: ${detail.msg}`).join('; '),
-      details,
-    );
+    throw ValidationError.of(details);
   }
   next();
 };

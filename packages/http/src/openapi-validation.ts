@@ -1,4 +1,4 @@
-import { type OpenApiDocument, readOpenApiDocument } from '@msg/contracts';
+import type { OpenApiDocument } from '@msg/contracts';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { middleware } from 'express-openapi-validator';
 import { CLIENT_URL_FORMAT, isClientUrl } from './client-url.js';
@@ -7,7 +7,8 @@ import { integerParameters } from './integer-parameters.js';
 import { isRecord, matchedOperation } from './openapi-request.js';
 
 export interface OpenApiValidationOptions {
-  openapiPath: string;
+  /** The service's document (readServiceDocument: its public and internal operations). */
+  document: OpenApiDocument;
   /** Path templates of the document whose request bodies the routes read themselves. */
   rawBodyPaths: string[];
   /** Check every response against the document (tests); a mismatch becomes a logged 500. */
@@ -171,10 +172,10 @@ function documentedSecurity(
  * parameters are, as they only exist as strings).
  */
 export function openapiValidation(options: OpenApiValidationOptions): RequestHandler[] {
-  const document = withRawBodies(readOpenApiDocument(options.openapiPath), options.rawBodyPaths);
+  const document = withRawBodies(options.document, options.rawBodyPaths);
   if (!isValidatorDocument(document)) {
     throw new Error(
-      `${options.openapiPath}: OpenAPI ${document.openapi} is not supported; use 3.1`,
+      `${document.info.title}: OpenAPI ${document.openapi} is not supported; use 3.1`,
     );
   }
   const drop = options.unknownBodyMembers === 'drop';

@@ -108,10 +108,7 @@ function validationError(items: unknown[]): ValidationError {
     seen.add(key);
     return true;
   });
-  return new ValidationError(
-    details.map((detail) => `${detail.loc.join('.')}: ${detail.msg}`).join('; '),
-    details,
-  );
+  return ValidationError.of(details);
 }
 
 /** True when the request carries a body (RFC 9112 §6.3: a length or a transfer coding). */

@@ -1,5 +1,5 @@
 import { createKafkaBus } from '@msg/bus';
-import { ConfigError, type Env } from '@msg/config';
+import { ConfigError, type Env, portInUseMessage } from '@msg/config';
 import { createPool } from '@msg/db';
 import { flushLogger, onSigterm } from '@msg/http';
 import { createLogger } from '@msg/logger';
@@ -70,6 +70,9 @@ export async function runService<C extends BaseServiceConfig, P extends ServiceP
     service = await serveService(definition, config, { pool, bus, logger, metrics });
   } catch (error) {
     logger.error('start-up failed', { service: name, error });
+    // A taken port is the operator's to fix: say which setting, plainly, beside the log line.
+    const portInUse = portInUseMessage(error, config);
+    if (portInUse) stderr.write(`${name}: ${portInUse}\n`);
     await Promise.allSettled(closeClients.map((client) => client.close()));
     await flushLogger(logger);
     exit(1);

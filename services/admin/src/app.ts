@@ -1,5 +1,5 @@
 import { requireServiceToken } from '@msg/auth';
-import { openapiDocumentPath } from '@msg/contracts';
+import { internalDocumentPath } from '@msg/contracts';
 import {
   createService,
   type IdempotencyStore,
@@ -10,6 +10,7 @@ import type { Logger } from '@msg/logger';
 import type { Registry } from 'prom-client';
 import type { Accounts } from './accounts/accounts.js';
 import type { Debits } from './accounts/debits.js';
+import { internalDocsRouter } from './internal-docs.js';
 import { addOptOut } from './operations/addOptOut.js';
 import { createAccount } from './operations/createAccount.js';
 import { createApiKey } from './operations/createApiKey.js';
@@ -55,7 +56,7 @@ export function createApp(deps: AdminAppDeps) {
   return createService({
     name: 'admin',
     logger: deps.logger,
-    openapiPath: openapiDocumentPath('admin'),
+    openapiPath: internalDocumentPath('admin'),
     errorFormat: jsonErrorFormat,
     readiness: deps.readiness,
     ...(deps.metrics && { metrics: deps.metrics }),
@@ -76,6 +77,7 @@ export function createApp(deps: AdminAppDeps) {
     // One operator token: every key belongs to the operator.
     idempotency: { store: deps.idempotencyStore, scope: () => 'operator' },
     routes: (app) => {
+      app.use('/docs', internalDocsRouter());
       const base = '/internal/v1/accounts';
       app.get(base, listAccounts(accounts));
       app.post(base, createAccount(accounts));

@@ -10,9 +10,10 @@ import {
   readinessProbe,
   renderClientErrorsWith,
 } from '@msg/http';
+import type { ServedDocument } from '@msg/http/api-docs';
 import type { Logger } from '@msg/logger';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { type ApiDocument, apiDocsRouter, listApiDocuments } from './api-docs.js';
+import { apiDocsRouter, listApiDocuments } from './api-docs.js';
 import { declaredLengthExceeds, watchBodySize } from './body-limit.js';
 import { type GatewayConfig, upstreamUrls } from './config.js';
 import type { Exchange } from './exchange.js';
@@ -45,7 +46,7 @@ export interface GatewayDeps {
   /** Connection pools to the upstreams; the caller destroys them on shutdown. */
   agents?: UpstreamAgents;
   /** The OpenAPI documents served at /docs; every public one of @msg/contracts when absent. */
-  documents?: readonly ApiDocument[];
+  documents?: readonly ServedDocument[];
   /**
    * What /readyz waits for; none when absent (deployed). The all-in-one suite adds "the demo
    * account is usable" so that scripts can wait for /readyz instead of guessing.

@@ -1,6 +1,7 @@
 import { eventContracts } from '@msg/contracts';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { contractsOpenapiDir, listApiDocuments } from '../src/api-docs.js';
 import { type RunningGateway, startTestGateway } from './support.js';
 
@@ -49,6 +50,19 @@ describe('API docs', () => {
     expect(res.headers['content-type']).toMatch(/^application\/yaml/);
     expect(res.text).toMatch(/^openapi: 3\./m);
     expect(res.text).toContain('/v1/oauth/token');
+  });
+
+  it('when every document of the drop-down is fetched, then none lists an /internal/ operation (the gateway routes none) and each names the gateway as its server', async () => {
+    for (const doc of listApiDocuments()) {
+      const res = await request(gateway.url).get(`/docs/openapi/${doc.name}.yaml`);
+      const document = parse(res.text) as { paths: object; servers: { url: string }[] };
+      const internal = Object.keys(document.paths).filter((path) => path.startsWith('/internal/'));
+      expect(internal, doc.name).toEqual([]);
+      expect(
+        document.servers.map((server) => server.url),
+        doc.name,
+      ).toEqual(['/']);
+    }
   });
 
   it('when the page loads its assets, then they are served', async () => {

@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { openapiDocumentPath } from '@msg/contracts';
+import { INTERNAL_DOCUMENTS, internalDocumentPath, readOpenApiDocument } from '@msg/contracts';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES, UPSTREAM_SERVICES, type UpstreamService } from '../src/routes.js';
@@ -141,18 +140,18 @@ describe('routing public paths to services', () => {
     });
   });
 
-  describe('admin (internal only)', () => {
-    const adminPaths = [
-      ...readFileSync(openapiDocumentPath('admin'), 'utf8').matchAll(/^ {2}(\/\S+):\s*$/gm),
-    ].map((match) => (match[1] ?? '').replace(/\{[^}]+\}/g, 'x'));
+  describe('internal operations (admin, and the internal documents of rcs, replypath, numbers)', () => {
+    const internalPaths = INTERNAL_DOCUMENTS.flatMap((name) =>
+      Object.keys(readOpenApiDocument(internalDocumentPath(name)).paths),
+    ).map((path) => path.replace(/\{[^}]+\}/g, 'x'));
 
-    it('when the admin document is read, then it has paths to try', () => {
-      expect(adminPaths.length).toBeGreaterThan(0);
+    it('when the internal documents are read, then they have paths to try', () => {
+      expect(internalPaths.length).toBeGreaterThan(20);
     });
 
-    it('when any admin path is requested, then 404 and no service sees it', async () => {
+    it('when any internal path is requested, then 404 and no service sees it', async () => {
       const before = [...upstreams.values()].reduce((n, u) => n + u.seen.length, 0);
-      for (const path of [...adminPaths, '/admin', '/internal/v1/accounts']) {
+      for (const path of [...internalPaths, '/admin', '/internal/v1/accounts']) {
         for (const method of ['get', 'post'] as const) {
           const res = await request(gateway.url)[method](path).set('Authorization', 'Bearer x');
           expect(res.status, `${method} ${path}`).toBe(404);

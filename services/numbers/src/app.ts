@@ -1,5 +1,5 @@
 import { requireScopes } from '@msg/auth';
-import { openapiDocumentPath } from '@msg/contracts';
+import { internalDocumentPath, openapiDocumentPath } from '@msg/contracts';
 import {
   createService,
   type ErrorFormat,
@@ -54,6 +54,7 @@ export function createApp(deps: NumbersAppDeps) {
     name: 'numbers',
     logger: deps.logger,
     openapiPath: openapiDocumentPath('numbers'),
+    internalOpenapiPath: internalDocumentPath('numbers'),
     errorFormat: numbersErrorFormat(deps.problemTypeBase),
     bodyLimit: '1kb',
     readiness: deps.readiness,

@@ -1,4 +1,4 @@
-import { openapiDocumentPath } from '@msg/contracts';
+import { internalDocumentPath, openapiDocumentPath } from '@msg/contracts';
 import { createService, type IdempotencyStore, type ReadinessCheck } from '@msg/http';
 import type { Logger } from '@msg/logger';
 import type { Express, RequestHandler } from 'express';
@@ -44,6 +44,7 @@ export function createApp(deps: RcsAppDeps) {
     name: 'rcs',
     logger: deps.logger,
     openapiPath: openapiDocumentPath('rcs'),
+    internalOpenapiPath: internalDocumentPath('rcs'),
     errorFormat: rcsErrorFormat,
     bodyLimit: RCS_BODY_LIMIT,
     // RBM signs the exact bytes it pushes: the push route reads its body itself.

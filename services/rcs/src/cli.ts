@@ -10,22 +10,24 @@ pnpm rcs fallback <command> [arguments]
 SMS fallback per account (beyond the specification; off by default):
 
   fallback list                          accounts with fallback enabled
-  fallback show <account id>
-  fallback enable <account id>           its sends may carry sms_fallback
-  fallback disable <account id>          sms_fallback is refused again (400 not_enabled)
+  fallback show <account>
+  fallback enable <account>              its sends may carry sms_fallback
+  fallback disable <account>             sms_fallback is refused again (400 not_enabled)
 
 Agents:
 
   list                                   every agent (credentials are never shown)
   show <agent>
-  create <agent> <display name> [--use-case T] [--kind K] [--launched] [--credentials key.json] [--account ID]...
+  create <agent> <display name> [--use-case T] [--kind K] [--launched] [--credentials key.json] [--account A]...
   update <agent> [--name N] [--use-case T] [--kind K] [--launched | --not-launched] [--credentials key.json]
-  allow <agent> <account id>             the account may send as the agent
-  deny <agent> <account id>
+  allow <agent> <account>                the account may send as the agent
+  deny <agent> <account>
   delete <agent>
 
 T is the default message_traffic_type: AUTHENTICATION, TRANSACTION (default), PROMOTION,
-SERVICEREQUEST, ACKNOWLEDGEMENT, MESSAGE_TRAFFIC_TYPE_UNSPECIFIED. K is business_messaging
+SERVICEREQUEST, ACKNOWLEDGEMENT, MESSAGE_TRAFFIC_TYPE_UNSPECIFIED. <account> (and A) is the
+account's id or its name, as for pnpm admin; the service stores the id and refuses a name or id
+it does not know (an account created a moment ago arrives within seconds). K is business_messaging
 (default) or conversational (client operations naming it answer 501 for now). key.json is the agent's RBM
 service-account key; the service stores it encrypted (RCS_CREDENTIALS_KEY). RCS_URL and
 RCS_ADMIN_TOKEN select the rcs service (its /internal/v1 operator API; the embedded suite prints both).`;
@@ -73,9 +75,6 @@ async function main(argv: string[]): Promise<unknown> {
       credentials: JSON.parse(await readFile(values.credentials, 'utf8')),
     }),
   });
-  const accountsOf = async (agent: string) =>
-    ((await call('GET', agent)) as { accounts: string[] }).accounts;
-
   switch (command) {
     case 'list':
       return call('GET');
@@ -96,11 +95,12 @@ async function main(argv: string[]): Promise<unknown> {
       });
     case 'allow':
     case 'deny': {
-      const agent = need(2, '<agent> <account id>');
-      const others = (await accountsOf(agent)).filter((id) => id !== args[1]);
-      return call('PATCH', agent, {
-        accounts: command === 'allow' ? [...others, args[1]] : others,
-      });
+      // The service resolves the account (id or name) and changes the one entry atomically.
+      const agent = need(2, '<agent> <account>');
+      return call(
+        command === 'allow' ? 'PUT' : 'DELETE',
+        `${agent}/accounts/${encodeURIComponent(args[1] as string)}`,
+      );
     }
     case 'delete':
       return call('DELETE', need(1, '<agent>'));
@@ -116,7 +116,7 @@ async function fallback(
   args: string[],
 ): Promise<unknown> {
   const account = () => {
-    if (args.length !== 1) throw new CliError(`fallback ${command} needs <account id>\n\n${USAGE}`);
+    if (args.length !== 1) throw new CliError(`fallback ${command} needs <account>\n\n${USAGE}`);
     return `/${encodeURIComponent(args[0] as string)}`;
   };
   switch (command) {

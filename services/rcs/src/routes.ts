@@ -1,3 +1,4 @@
+import type { AccountLookup } from '@msg/auth';
 import type { Express } from 'express';
 import type { AgentStore } from './agents/agent-store.js';
 import { type CapabilityChecker, getCapabilities } from './capability/index.js';
@@ -9,8 +10,10 @@ import {
   updateAccountSettings,
 } from './operations/accountSettings.js';
 import {
+  allowAgentAccount,
   createAgent,
   deleteAgent,
+  denyAgentAccount,
   getAgent,
   listAgents,
   updateAgent,
@@ -36,18 +39,27 @@ export function messageRoutes(
   app.get('/rcs/v1/capabilities', getCapabilities(deps.agents, deps.capability));
 }
 
-/** The operator's per-account settings (/internal/v1/account-settings; SMS fallback enablement). */
-export function accountSettingsRoutes(app: Express, settings: AccountSettingsStore): void {
+/**
+ * The operator's per-account settings (/internal/v1/account-settings; SMS fallback enablement).
+ * `accounts` turns the id or name an operator gives into the account's id.
+ */
+export function accountSettingsRoutes(
+  app: Express,
+  settings: AccountSettingsStore,
+  accounts: AccountLookup,
+): void {
   app.get('/internal/v1/account-settings', listAccountSettings(settings));
-  app.get('/internal/v1/account-settings/:account_id', getAccountSettings(settings));
-  app.patch('/internal/v1/account-settings/:account_id', updateAccountSettings(settings));
+  app.get('/internal/v1/account-settings/:account', getAccountSettings(settings, accounts));
+  app.patch('/internal/v1/account-settings/:account', updateAccountSettings(settings, accounts));
 }
 
 /** The operator's agent API (/internal/v1/agents; not routed by the gateway). */
-export function agentRoutes(app: Express, agents: AgentStore): void {
+export function agentRoutes(app: Express, agents: AgentStore, accounts: AccountLookup): void {
   app.get('/internal/v1/agents', listAgents(agents));
-  app.post('/internal/v1/agents', createAgent(agents));
+  app.post('/internal/v1/agents', createAgent(agents, accounts));
   app.get('/internal/v1/agents/:agent_id', getAgent(agents));
-  app.patch('/internal/v1/agents/:agent_id', updateAgent(agents));
+  app.patch('/internal/v1/agents/:agent_id', updateAgent(agents, accounts));
   app.delete('/internal/v1/agents/:agent_id', deleteAgent(agents));
+  app.put('/internal/v1/agents/:agent_id/accounts/:account', allowAgentAccount(agents, accounts));
+  app.delete('/internal/v1/agents/:agent_id/accounts/:account', denyAgentAccount(agents, accounts));
 }

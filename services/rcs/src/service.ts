@@ -130,8 +130,8 @@ export const rcsService = defineService({
     const app = createApp({
       routes: (router) => {
         messageRoutes(router, { agents, messages, settings, subscriptions, capability });
-        agentRoutes(router, agents);
-        accountSettingsRoutes(router, settings);
+        agentRoutes(router, agents, directory);
+        accountSettingsRoutes(router, settings, directory);
         webhookRoutes(router);
         pushRoutes(router);
         testerRoutes(router, { agents, testers: createTesterStore(kit.pool), rbm });

@@ -123,6 +123,110 @@ describe('operator agent API /internal/v1/agents', () => {
     expect((await rcs.send(acct, body)).status).toBe(202);
   });
 
+  describe('accounts named as an operator names them (id, or name in any case)', () => {
+    const body = (agentId: string) => ({
+      recipient: '+46701740605',
+      agent_id: agentId,
+      message: { text: 'x' },
+    });
+
+    it('when an agent is created with accounts named by name, then their ids are stored and they may send', async () => {
+      const acme = await rcs.publishAccount(rcs.account({ name: 'Acme-Named' }));
+      const other = await rcs.publishAccount(rcs.account());
+      const agent = await rcs.agentFor('named-agent', ['acme-named', other.id]);
+      expect(agent.accounts).toEqual([acme.id, other.id].sort());
+      expect((await rcs.send(acme, body('named-agent'))).status).toBe(202);
+    });
+
+    it('when an account is neither an id nor a name the service knows, then 400 naming each, and no agent is made', async () => {
+      const known = await rcs.publishAccount(rcs.account());
+      const res = await rcs.admin(rcs.raw().post('/internal/v1/agents')).send({
+        agent_id: 'typo-agent',
+        display_name: 'Typo',
+        accounts: [known.name, 'acme-typo', 'nobody'],
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.details.errors).toEqual([
+        {
+          loc: ['body', 'accounts', '1'],
+          msg: expect.stringContaining('acme-typo'),
+          type: 'unknown_account',
+        },
+        {
+          loc: ['body', 'accounts', '2'],
+          msg: expect.stringContaining('nobody'),
+          type: 'unknown_account',
+        },
+      ]);
+      expect((await rcs.admin(rcs.raw().get('/internal/v1/agents/typo-agent'))).status).toBe(404);
+      const patched = await rcs
+        .admin(rcs.raw().patch('/internal/v1/agents/named-agent'))
+        .send({ accounts: ['acme-typo'] });
+      expect(patched.status).toBe(400);
+      expect(patched.body.details.errors[0].loc).toEqual(['body', 'accounts', '0']);
+    });
+
+    it('when an account is allowed and then denied by name, then it may send as the agent, then 403', async () => {
+      const acct = await rcs.publishAccount(rcs.account({ name: 'Allowed-By-Name' }));
+      await rcs.agent('allow-agent', []);
+      const allowed = await rcs.admin(
+        rcs.raw().put('/internal/v1/agents/allow-agent/accounts/ALLOWED-BY-NAME'),
+      );
+      expect(allowed.status).toBe(200);
+      expect(allowed.body.accounts).toEqual([acct.id]);
+      // Allowing twice changes nothing.
+      const again = await rcs.admin(
+        rcs.raw().put(`/internal/v1/agents/allow-agent/accounts/${acct.id}`),
+      );
+      expect(again.body.accounts).toEqual([acct.id]);
+      expect((await rcs.send(acct, body('allow-agent'))).status).toBe(202);
+
+      const denied = await rcs.admin(
+        rcs.raw().delete('/internal/v1/agents/allow-agent/accounts/allowed-by-name'),
+      );
+      expect(denied.status).toBe(200);
+      expect(denied.body.accounts).toEqual([]);
+      expect((await rcs.send(acct, body('allow-agent'))).status).toBe(403);
+    });
+
+    it('when allow names an unknown account or agent, then 404 naming it, and nothing changes', async () => {
+      const acct = await rcs.publishAccount(rcs.account());
+      await rcs.agent('strict-agent', []);
+      const account = await rcs.admin(
+        rcs.raw().put('/internal/v1/agents/strict-agent/accounts/acme-typo'),
+      );
+      expect(account.status).toBe(404);
+      expect(account.body).toMatchObject({
+        code: 'NOT_FOUND',
+        message: expect.stringContaining('acme-typo'),
+      });
+      const agent = await rcs.admin(
+        rcs.raw().put(`/internal/v1/agents/no-such-agent/accounts/${acct.id}`),
+      );
+      expect(agent.status).toBe(404);
+      expect(agent.body.message).toContain('no-such-agent');
+      const shown = await rcs.admin(rcs.raw().get('/internal/v1/agents/strict-agent'));
+      expect(shown.body.accounts).toEqual([]);
+    });
+
+    it('when an allowed account is no longer known here, then deny by its id still removes it', async () => {
+      const acct = await rcs.publishAccount(rcs.account());
+      await rcs.agent('stale-agent', [acct]);
+      await rcs.pool.query(
+        `UPDATE "rcs"."agent_accounts" SET "account_id" = 'stale-account' WHERE "agent_id" = 'stale-agent'`,
+      );
+      const denied = await rcs.admin(
+        rcs.raw().delete('/internal/v1/agents/stale-agent/accounts/stale-account'),
+      );
+      expect(denied.status).toBe(200);
+      expect(denied.body.accounts).toEqual([]);
+      const unknown = await rcs.admin(
+        rcs.raw().delete('/internal/v1/agents/stale-agent/accounts/stale-account'),
+      );
+      expect(unknown.status).toBe(404);
+    });
+  });
+
   it('when kind is not one of the two, then 400 naming it', async () => {
     const res = await rcs
       .admin(rcs.raw().post('/internal/v1/agents'))

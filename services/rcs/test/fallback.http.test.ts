@@ -57,7 +57,7 @@ describe('SMS fallback enablement and ttl (beyond the specification)', () => {
     });
 
     it('when an account is enabled, then get and list show it; disabled again, it is off', async () => {
-      const other = 'acct-toggled';
+      const other = (await rcs.publishAccount(rcs.account())).id;
       const on = await rcs
         .admin(request(rcs.app).patch(`/internal/v1/account-settings/${other}`))
         .send({ sms_fallback: true });
@@ -77,6 +77,41 @@ describe('SMS fallback enablement and ttl (beyond the specification)', () => {
         .admin(request(rcs.app).patch(`/internal/v1/account-settings/${other}`))
         .send({ sms_fallback: false });
       expect(off.body.sms_fallback).toBe(false);
+    });
+
+    it('when fallback is enabled by the account name, then it is stored under the id and the account may send with sms_fallback', async () => {
+      const acct = await rcs.publishAccount(rcs.account({ name: 'Fallback-By-Name' }));
+      await rcs.admin(rcs.raw().put(`/internal/v1/agents/${AGENT}/accounts/${acct.id}`));
+      const on = await rcs
+        .admin(request(rcs.app).patch('/internal/v1/account-settings/fallback-by-name'))
+        .send({ sms_fallback: true });
+      expect(on.status).toBe(200);
+      expect(on.body).toMatchObject({ account_id: acct.id, sms_fallback: true });
+      const shown = await rcs.admin(
+        request(rcs.app).get('/internal/v1/account-settings/FALLBACK-BY-NAME'),
+      );
+      expect(shown.body).toMatchObject({ account_id: acct.id, sms_fallback: true });
+      expect((await send(acct, { sms_fallback: FALLBACK })).status).toBe(202);
+    });
+
+    it('when the account is neither an id nor a name the service knows, then 404 naming it and nothing is stored', async () => {
+      for (const req of [
+        request(rcs.app)
+          .patch('/internal/v1/account-settings/acme-typo')
+          .send({ sms_fallback: true }),
+        request(rcs.app).get('/internal/v1/account-settings/acme-typo'),
+      ]) {
+        const res = await rcs.admin(req);
+        expect(res.status).toBe(404);
+        expect(res.body).toMatchObject({
+          code: 'NOT_FOUND',
+          message: expect.stringContaining('acme-typo'),
+        });
+      }
+      const list = await rcs.admin(request(rcs.app).get('/internal/v1/account-settings'));
+      expect(list.body.accounts.map((a: { account_id: string }) => a.account_id)).not.toContain(
+        'acme-typo',
+      );
     });
 
     it('when sms_fallback is not a boolean or missing, then 400 naming it', async () => {

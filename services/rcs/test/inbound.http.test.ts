@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { openapiDocumentPath, readOpenApiDocument, requestExamples } from '@msg/contracts';
 import { createRbmClient, signData } from '@msg/rbm';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -96,6 +97,16 @@ describe('RBM push endpoint POST /rcs/v1/rbm/events (spec 6.3, 7.4)', () => {
         before + 1,
       );
       expect(env.eventsWhere((e) => e.event.text === 'forged')).toEqual([]);
+    });
+
+    it("when the document's example push is signed as RBM signs, then it is accepted (the suite cannot sign it)", async () => {
+      const example = requestExamples(readOpenApiDocument(openapiDocumentPath('rcs'))).find(
+        (candidate) => candidate.template === PUSH_PATH,
+      );
+      const body = example?.body as { message: { data: string } };
+      const data = Buffer.from(body.message.data, 'base64');
+      const res = await post(JSON.stringify(body), signData(data, CLIENT_TOKEN));
+      expect(res.status, res.text).toBe(200);
     });
 
     it('when the signature is missing, or the body was altered after signing, then 403', async () => {

@@ -150,6 +150,17 @@ export async function startTestRcs(options: TestOptions = {}) {
       return res.body;
     },
 
+    /** Registers an agent naming its accounts as an operator does (ids or names). */
+    async agentFor(agentId: string, accounts: string[]) {
+      const res = await admin(request(app).post('/internal/v1/agents')).send({
+        agent_id: agentId,
+        display_name: `Agent ${agentId}`,
+        accounts,
+      });
+      if (res.status !== 201) throw new Error(`agent not created: ${res.status} ${res.text}`);
+      return res.body;
+    },
+
     /** POST /rcs/v1/messages as `acct` (its name as X-Client-ID, the test key). */
     send(acct: AccountState, body: string | object, key = API_KEY) {
       const req = request(app)

@@ -1,5 +1,5 @@
 import type { AccountLookup } from '@msg/auth';
-import { openapiDocumentPath } from '@msg/contracts';
+import { internalDocumentPath, openapiDocumentPath } from '@msg/contracts';
 import { createService, type IdempotencyStore, type ReadinessCheck } from '@msg/http';
 import type { Logger } from '@msg/logger';
 import type { RequestHandler } from 'express';
@@ -53,6 +53,7 @@ export function createApp(deps: ReplypathAppDeps) {
     name: 'replypath',
     logger: deps.logger,
     openapiPath: openapiDocumentPath('replypath'),
+    internalOpenapiPath: internalDocumentPath('replypath'),
     errorFormat: replypathErrorFormat,
     bodyLimit: REPLYPATH_BODY_LIMIT,
     readiness: deps.readiness,

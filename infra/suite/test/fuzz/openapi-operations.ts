@@ -1,6 +1,10 @@
-import { readdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { openapiDocumentPath, readOpenApiDocument } from '@msg/contracts';
+import {
+  INTERNAL_DOCUMENTS,
+  internalDocumentPath,
+  OPENAPI_DOCUMENTS,
+  openapiDocumentPath,
+  readOpenApiDocument,
+} from '@msg/contracts';
 
 /** A JSON Schema (OpenAPI 3.1 dialect) with every local `$ref` already inlined. */
 export type Schema = Record<string, unknown>;
@@ -50,19 +54,26 @@ function inline(document: Json, value: unknown, seen: string[] = []): unknown {
   );
 }
 
-/** The names of every document in packages/contracts/openapi, so a new one is fuzzed too. */
-export function documentNames(): string[] {
-  const folder = dirname(openapiDocumentPath('gateway'));
-  return readdirSync(folder)
-    .filter((f) => f.endsWith('.yaml'))
-    .map((f) => f.replace(/\.yaml$/, ''));
+/** A document to fuzz: the service that serves it, and where it is. */
+export interface FuzzedDocument {
+  service: string;
+  path: string;
 }
 
-/** Every operation of every OpenAPI document, its references resolved. */
-export function operationsOf(name: string): Operation[] {
-  const raw = readOpenApiDocument(
-    openapiDocumentPath(name as Parameters<typeof openapiDocumentPath>[0]),
-  );
+/**
+ * Every document of packages/contracts/openapi, public and internal (the contracts' tests hold
+ * these lists to the folders, so a new document is fuzzed too).
+ */
+export function fuzzedDocuments(): FuzzedDocument[] {
+  return [
+    ...OPENAPI_DOCUMENTS.map((service) => ({ service, path: openapiDocumentPath(service) })),
+    ...INTERNAL_DOCUMENTS.map((service) => ({ service, path: internalDocumentPath(service) })),
+  ];
+}
+
+/** Every operation of a document, its references resolved. */
+export function operationsOf({ service, path: file }: FuzzedDocument): Operation[] {
+  const raw = readOpenApiDocument(file);
   const document = inline(raw as Json, raw) as Json;
   const operations: Operation[] = [];
   for (const [path, item] of Object.entries(document.paths as Record<string, Json>)) {
@@ -90,7 +101,7 @@ export function operationsOf(name: string): Operation[] {
         Object.keys(s),
       );
       operations.push({
-        document: name,
+        document: service,
         method,
         path,
         operationId: String(op.operationId ?? `${method} ${path}`),

@@ -1,18 +1,25 @@
-import { type OpenApiDocumentName, openapiDocumentPath, readOpenApiDocument } from '@msg/contracts';
+import {
+  internalDocumentPath,
+  isInternalDocumentName,
+  OPENAPI_DOCUMENTS,
+  type OpenApiDocument,
+  openapiDocumentPath,
+  readOpenApiDocument,
+  readServiceDocument,
+} from '@msg/contracts';
 import { describe, expect, it } from 'vitest';
 import { postsTakingIdempotencyKey } from './idempotency.js';
 
-const DOCUMENTS: OpenApiDocumentName[] = [
-  'admin',
-  'batch',
-  'gateway',
-  'lookup-legacy',
-  'numbers',
-  'rcs',
-  'replypath',
-  'replypath-legacy',
-  'sms',
-  'voice',
+/** The document each service validates against: public and internal operations together. */
+const DOCUMENTS: [string, OpenApiDocument][] = [
+  ...OPENAPI_DOCUMENTS.map((name): [string, OpenApiDocument] => [
+    name,
+    readServiceDocument(
+      openapiDocumentPath(name),
+      isInternalDocumentName(name) ? internalDocumentPath(name) : undefined,
+    ),
+  ]),
+  ['admin', readOpenApiDocument(internalDocumentPath('admin'))],
 ];
 
 /**
@@ -49,8 +56,7 @@ describe('postsTakingIdempotencyKey', () => {
   it('when every interface document is read, then every POST takes Idempotency-Key but the exempt ones', () => {
     const without: string[] = [];
     let keyed = 0;
-    for (const name of DOCUMENTS) {
-      const document = readOpenApiDocument(openapiDocumentPath(name));
+    for (const [name, document] of DOCUMENTS) {
       const taking = postsTakingIdempotencyKey(document);
       keyed += taking.size;
       for (const [route, pathItem] of Object.entries(document.paths)) {

@@ -1,5 +1,5 @@
 import { generateApiKey, hashSecret } from '@msg/auth';
-import type { components } from '@msg/contracts/admin';
+import type { components } from '@msg/contracts/internal/admin';
 import { NotFoundError } from '@msg/http';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { publishAccount as publish, withKeys } from './account-events.js';

@@ -1,5 +1,5 @@
 import { isIpRule } from '@msg/auth';
-import type { components } from '@msg/contracts/admin';
+import type { components } from '@msg/contracts/internal/admin';
 import { type ErrorDetail, ValidationError } from '@msg/http';
 import { accountKeywordProblem } from '@msg/optout';
 import { validateSenderId } from '@msg/sms-text';

@@ -1,4 +1,4 @@
-import type { operations } from '@msg/contracts/admin';
+import type { operations } from '@msg/contracts/internal/admin';
 import type { RequestHandler } from 'express';
 import type { Accounts } from '../accounts/accounts.js';
 

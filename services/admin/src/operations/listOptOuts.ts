@@ -1,4 +1,4 @@
-import type { operations } from '@msg/contracts/admin';
+import type { operations } from '@msg/contracts/internal/admin';
 import type { RequestHandler } from 'express';
 import type { OptOuts } from '../opt-outs/opt-outs.js';
 

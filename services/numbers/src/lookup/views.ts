@@ -1,3 +1,4 @@
+import type { components as internal } from '@msg/contracts/internal/numbers';
 import type { components } from '@msg/contracts/numbers';
 
 /**
@@ -14,4 +15,5 @@ export type PortingHistoryView = Schemas['PortingHistory'];
 export type LiveStatusView = Schemas['LiveStatus'];
 export type LiveState = LiveStatusView['state'];
 export type NumberKind = Schemas['NumberType'];
-export type InternalNumberResponse = Schemas['InternalNumberResponse'];
+/** What the internal lookup answers the legacy lookup service (openapi/internal/numbers.yaml). */
+export type InternalNumberResponse = internal['schemas']['InternalNumberResponse'];

@@ -48,6 +48,10 @@ export interface AgentStore {
   create(agentId: string, input: AgentInput & { display_name: string }): Promise<Agent>;
   update(agentId: string, input: AgentInput): Promise<Agent>;
   remove(agentId: string): Promise<void>;
+  /** Lets `accountId` send as the agent (already allowed: nothing changes); 404 without agent. */
+  allow(agentId: string, accountId: string): Promise<Agent>;
+  /** `accountId` may no longer send as the agent; `removed` says whether it could. */
+  deny(agentId: string, accountId: string): Promise<{ agent: Agent; removed: boolean }>;
   /** The agent as `accountId` would send as it; null when no such agent exists. */
   forSending(agentId: string, accountId: string): Promise<SendingAgent | null>;
   /** The agent's RBM service-account key, opened (the delivery worker's). */
@@ -112,6 +116,15 @@ export function createAgentStore(pool: pg.Pool, box?: SecretBox): AgentStore {
     );
     if (!rows[0]) throw new NotFoundError(`No agent ${agentId}`);
     return agentOf(rows[0]);
+  }
+
+  /** Locks the agent's row for a change of its accounts; 404 when there is no such agent. */
+  async function touch(client: pg.PoolClient, agentId: string) {
+    const updated = await client.query(
+      `UPDATE ${AGENTS} SET "updated_at" = now() WHERE "id" = $1`,
+      [agentId],
+    );
+    if (updated.rowCount === 0) throw new NotFoundError(`No agent ${agentId}`);
   }
 
   async function setAccounts(client: pg.PoolClient, agentId: string, accounts: string[]) {
@@ -179,6 +192,30 @@ export function createAgentStore(pool: pg.Pool, box?: SecretBox): AgentStore {
         if (input.accounts) await setAccounts(client, agentId, input.accounts);
       });
       return get(agentId);
+    },
+
+    async allow(agentId, accountId) {
+      await withTransaction(pool, async (client) => {
+        await touch(client, agentId);
+        await client.query(
+          `INSERT INTO ${AGENT_ACCOUNTS} ("agent_id", "account_id") VALUES ($1, $2)
+             ON CONFLICT DO NOTHING`,
+          [agentId, accountId],
+        );
+      });
+      return get(agentId);
+    },
+
+    async deny(agentId, accountId) {
+      const removed = await withTransaction(pool, async (client) => {
+        await touch(client, agentId);
+        const deleted = await client.query(
+          `DELETE FROM ${AGENT_ACCOUNTS} WHERE "agent_id" = $1 AND "account_id" = $2`,
+          [agentId, accountId],
+        );
+        return (deleted.rowCount ?? 0) > 0;
+      });
+      return { agent: await get(agentId), removed };
     },
 
     async remove(agentId) {

@@ -1,5 +1,5 @@
 import type { AccountLookup } from '@msg/auth';
-import type { components } from '@msg/contracts/replypath';
+import type { components } from '@msg/contracts/internal/replypath';
 import { UpstreamUnavailableError } from '@msg/http';
 import type { RequestHandler } from 'express';
 import { checkSendRequest } from '../messages/send-request.js';
