@@ -30,7 +30,7 @@ import { startSmscSimulator } from '@msg/smsc-simulator';
 import { startTranslateSimulator } from '@msg/translate-simulator';
 import { deployedDependencies, loadVoiceConfig, voiceService } from '@msg/voice';
 import got from 'got';
-import { type DemoAccount, republishAccounts, seedDemoAccount } from './admin-client.js';
+import { type DemoAccount, republishAdminTopics, seedDemoAccount } from './admin-client.js';
 import type { SuiteConfig } from './config.js';
 import { createServiceAccountKey } from './rbm-service-account.js';
 import { seedRcsAgent } from './rcs-agent.js';
@@ -344,7 +344,7 @@ export async function startSuite(config: SuiteConfig, logger: Logger): Promise<R
     // On a developer's machine "ready" means usable end to end: consumers included.
     await Promise.all(started);
     await waitReady(Object.values(serviceUrls), config.READY_TIMEOUT_MS);
-    if (!config.KAFKA_BROKERS) await republishAccounts(adminUrl, adminToken);
+    if (!config.KAFKA_BROKERS) await republishAdminTopics(adminUrl, adminToken);
     const demoAccount = await seedDemoAccount(adminUrl, adminToken, demo);
     await seedRcsAgent(rcsUrl, adminToken, config.DEMO_RCS_AGENT_ID, demoAccount.id, rbmKey);
     const replypathPool = describePool(await seedReplypathPool(replypathUrl, adminToken));
