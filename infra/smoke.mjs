@@ -189,12 +189,13 @@ async function main() {
   expectStatus('gateway /readyz after the ready line', readyz, 200);
   check('gateway /readyz answers 200');
 
+  // ACME: the demo account's registered sender id (infra/suite DEMO_SENDER_ID), its only one.
   const sent = expectStatus(
     'POST /v1/sms/send',
     await api(
       platform.url,
       '/v1/sms/send',
-      json({ to: '0701234567', from: 'SMOKE', message: 'Smoke test' }, { authorization: basic }),
+      json({ to: '0701234567', from: 'ACME', message: 'Smoke test' }, { authorization: basic }),
     ),
     202,
   );
@@ -218,7 +219,7 @@ async function main() {
   check('bearer token issued for the demo API key');
   const batchBody = {
     batch: {
-      sms_config: { sender_id: 'SMOKE', message_template: 'Hi {{name}}' },
+      sms_config: { sender_id: 'ACME', message_template: 'Hi {{name}}' },
       recipients: [
         { phone_number: '+46701234567', field_message: { name: 'Ann' } },
         { phone_number: '+46701234568', field_message: { name: 'Bo' } },

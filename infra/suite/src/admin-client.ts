@@ -1,6 +1,13 @@
 import { NUMBER_SCOPES, PERMISSIONS } from '@msg/contracts';
 import got, { HTTPError } from 'got';
 
+/**
+ * The demo account's registered SMS sender id: the README's examples send `from: ACME` and batch
+ * `sender_id: ACME`. Being registered, it is the only alphanumeric sender the demo may use
+ * (issue 23: an account's registered sender ids bind every SMS path).
+ */
+export const DEMO_SENDER_ID = 'ACME';
+
 export interface DemoAccount {
   username: string;
   password: string;
@@ -20,15 +27,21 @@ function adminApi(adminUrl: string, adminToken: string) {
 
 /**
  * The in-process bus keeps nothing across restarts, while the embedded database may: publishing
- * every stored account again refills the account directories of a restarted suite.
+ * every stored account, and the protected sender names, again refills the directories of a
+ * restarted suite.
  */
-export async function republishAccounts(adminUrl: string, adminToken: string): Promise<void> {
+export async function republishAdminTopics(adminUrl: string, adminToken: string): Promise<void> {
   await adminApi(adminUrl, adminToken).post('republish');
+  await got.post(`${adminUrl}/internal/v1/protected-senders/republish`, {
+    headers: { authorization: `Bearer ${adminToken}` },
+    timeout: { request: 30_000 },
+  });
 }
 
 /**
  * Makes sure the demo account exists with every permission and scope, the given password and API
- * key, and a registered voice caller ID — through the admin API, exactly as an operator would. Safe to run on every start.
+ * key, its SMS sender id (DEMO_SENDER_ID) and a registered voice caller ID — through the admin API,
+ * exactly as an operator would. Safe to run on every start.
  */
 export async function seedDemoAccount(
   adminUrl: string,
@@ -40,6 +53,7 @@ export async function seedDemoAccount(
   const settings = {
     permissions: [...PERMISSIONS],
     numberScopes: [...NUMBER_SCOPES],
+    senderIds: [DEMO_SENDER_ID],
     voiceCallerIds: [demo.voiceCallerId],
     voiceDefaultSender: demo.voiceCallerId,
   };

@@ -1,4 +1,5 @@
 import { bool, csv, int, loadConfig, logLevel, port, z } from '@msg/config';
+import { E164_PATTERN } from '@msg/phone/e164';
 
 /** Settings of the all-in-one embedded suite (`pnpm start`). Every one is optional. */
 export const suiteSettings = z.object({
@@ -74,14 +75,14 @@ export const suiteSettings = z.object({
   ),
   VOICE_DEFAULT_CALLER_ID: z
     .string()
-    .regex(/^\+[1-9]\d{6,14}$/)
+    .regex(E164_PATTERN)
     .default('+46701740690')
     .describe(
       "The voice service's own caller ID (spec 2.6 rule 3); a PTS fiction number by default.",
     ),
   DEMO_VOICE_CALLER_ID: z
     .string()
-    .regex(/^\+[1-9]\d{6,14}$/)
+    .regex(E164_PATTERN)
     .default('+46701740691')
     .describe(
       "The demo account's registered voice caller ID and default sender, provisioned for Swedish destinations.",

@@ -30,7 +30,7 @@ import { startSmscSimulator } from '@msg/smsc-simulator';
 import { startTranslateSimulator } from '@msg/translate-simulator';
 import { deployedDependencies, loadVoiceConfig, voiceService } from '@msg/voice';
 import got from 'got';
-import { type DemoAccount, republishAccounts, seedDemoAccount } from './admin-client.js';
+import { type DemoAccount, republishAdminTopics, seedDemoAccount } from './admin-client.js';
 import type { SuiteConfig } from './config.js';
 import { keptKey } from './kept-key.js';
 import { checkPortsFree } from './ports.js';
@@ -386,7 +386,7 @@ export async function startSuite(
     progress("waiting for every service's consumers and readiness");
     await Promise.all(started);
     await waitReady(Object.values(serviceUrls), config.READY_TIMEOUT_MS);
-    if (!config.KAFKA_BROKERS) await republishAccounts(adminUrl, adminToken);
+    if (!config.KAFKA_BROKERS) await republishAdminTopics(adminUrl, adminToken);
     progress('seeding the demo account, its RCS agent and the reply-path pool');
     const demoAccount = await seedDemoAccount(adminUrl, adminToken, demo);
     await seedRcsAgent(rcsUrl, adminToken, config.DEMO_RCS_AGENT_ID, demoAccount.id, rbmKey);

@@ -189,6 +189,31 @@ describe.each(rcsPlatforms)('RCS end to end (%s)', (_name, start) => {
     expect(res.statusCode).toBe(403);
   });
 
+  it('when a number of 2 to 6 digits is sent, checked or added as a tester through the gateway, then 400 naming the field, never a 500 or an accepted message (issue 23)', async () => {
+    for (const short of ['+46', '+999', '+46701']) {
+      const sent = await gateway.post<{ details: { errors: { loc: string[] }[] } }>(
+        'rcs/v1/messages',
+        { json: { recipient: short, agent_id: platform.agentId, message: { text: 'Hi' } } },
+      );
+      const checked = await gateway.get<{ details: { errors: { loc: string[] }[] } }>(
+        'rcs/v1/capabilities',
+        { searchParams: { phone: short, agent_id: platform.agentId } },
+      );
+      const tester = await gateway.post<{ details: { errors: { loc: string[] }[] } }>(
+        'rcs/v1/testers',
+        { json: { phone_number: short, agent_id: platform.agentId } },
+      );
+      for (const [res, loc] of [
+        [sent, ['body', 'recipient']],
+        [checked, ['query', 'phone']],
+        [tester, ['body', 'phone_number']],
+      ] as const) {
+        expect(res.statusCode, `${short} ${loc.join('.')}`).toBe(400);
+        expect(res.body.details.errors.map((e) => e.loc)).toEqual([loc]);
+      }
+    }
+  });
+
   // Needs the capability endpoint (rcs-delivery).
   it('when capability is checked through the gateway, then capable and not capable phones are told apart, and the second answer is cached', async () => {
     const check = (phone: string) =>

@@ -29,7 +29,8 @@ let account: GatewayAccount;
 beforeAll(async () => {
   platform = await startEmbedded();
   smsc = got.extend({ prefixUrl: platform.smscControlUrl ?? '', responseType: 'json' });
-  account = await smsAccount(platform, 'smse2e');
+  // Its sender ids: ACME and the shortcode 72000 (a number is a sender only when registered).
+  account = await smsAccount(platform, 'smse2e', { senderIds: ['ACME', '72000'] });
   gateway = account.gateway;
   receiver = createServer((req, res) => {
     let body = '';

@@ -1,33 +1,14 @@
-import { randomUUID } from 'node:crypto';
-import { ACCOUNT_STATE_EVENT, type AccountState, type EventEnvelope, Topics } from '@msg/contracts';
-import type { ReadinessCheck } from '@msg/http';
+import { ACCOUNT_STATE_EVENT, type AccountState, Topics } from '@msg/contracts';
 import type { Logger } from '@msg/logger';
 import { parseAccountState } from './account-state-parser.js';
+import {
+  type AccountEventSource,
+  type AccountMessage,
+  followTopic,
+  type TopicFollower,
+} from './topic-follower.js';
 
-/*
- * The slice of @msg/bus's `Bus` that the directory uses, typed structurally so this package does not
- * depend on the bus implementation (and tests can pass a tiny fake). A real `Bus` satisfies it.
- */
-export interface AccountMessage {
-  key: string | null;
-  /** Null only for a compaction tombstone, which a bus may or may not pass through. */
-  value: EventEnvelope | null;
-}
-
-export interface AccountSubscription {
-  caughtUp(): Promise<void>;
-  stop(): Promise<void>;
-}
-
-export interface AccountEventSource {
-  ensureTopics(topics: { topic: string; compacted?: boolean }[]): Promise<void>;
-  subscribe(opts: {
-    groupId: string;
-    topics: string[];
-    fromBeginning?: boolean;
-    handler(msg: AccountMessage): Promise<void>;
-  }): Promise<AccountSubscription>;
-}
+export type { AccountEventSource, AccountMessage, AccountSubscription } from './topic-follower.js';
 
 /** Read access to accounts; what the credential verifier and bearer strategy need. */
 export interface AccountLookup {
@@ -45,20 +26,9 @@ export function findAccount(lookup: AccountLookup, ref: string): AccountState | 
   return lookup.byId(ref) ?? lookup.byName(ref);
 }
 
-export interface AccountDirectory extends AccountLookup {
-  /**
-   * Makes sure accounts.v1 exists (a service may start before admin ever has) and subscribes;
-   * resolves once subscribed, not once caught up (see `caughtUp`).
-   */
-  start(): Promise<void>;
-  /** Resolves when every account present at subscribe time has been read. */
-  caughtUp(): Promise<void>;
-  /** For /readyz: false until caught up, so no request is refused for an account not yet read. */
-  isReady(): boolean;
-  /** The same, as a /readyz check named 'account-directory'. */
-  readonly readiness: ReadinessCheck;
+/** Follows accounts.v1 (`start`, `caughtUp`, readiness 'account-directory', `close`). */
+export interface AccountDirectory extends AccountLookup, TopicFollower {
   readonly size: number;
-  close(): Promise<void>;
 }
 
 export interface AccountDirectoryOptions {
@@ -83,9 +53,6 @@ export function createAccountDirectory({
 }: AccountDirectoryOptions): AccountDirectory {
   const accounts = new Map<string, AccountState>();
   const idsByName = new Map<string, string>();
-  let subscription: AccountSubscription | undefined;
-  let catchUp: Promise<void> | undefined;
-  let ready = false;
 
   function forgetName(account: AccountState): void {
     const key = nameKey(account.name);
@@ -115,7 +82,7 @@ export function createAccountDirectory({
     idsByName.set(key, next.id);
   }
 
-  async function handle(msg: AccountMessage): Promise<void> {
+  function handle(msg: AccountMessage): void {
     if (msg.value === null) {
       if (msg.key) remove(msg.key);
       return;
@@ -130,34 +97,18 @@ export function createAccountDirectory({
     apply(account);
   }
 
+  const follower = followTopic({
+    bus,
+    logger,
+    topic: Topics.accounts,
+    groupId,
+    name: 'account-directory',
+    handle,
+    summary: () => ({ accounts: accounts.size }),
+  });
+
   return {
-    async start() {
-      if (subscription) return;
-      await bus.ensureTopics([{ topic: Topics.accounts, compacted: true }]);
-      subscription = await bus.subscribe({
-        groupId: `${groupId}.${randomUUID()}`,
-        topics: [Topics.accounts],
-        fromBeginning: true,
-        handler: handle,
-      });
-      catchUp = subscription.caughtUp().then(
-        () => {
-          ready = true;
-          logger.info('account directory caught up', { accounts: accounts.size });
-        },
-        (err: unknown) => {
-          logger.error('account directory failed to catch up', { err });
-          throw err;
-        },
-      );
-      // Observed here so a failure is logged even if nobody awaits caughtUp().
-      catchUp.catch(() => {});
-    },
-    caughtUp() {
-      return catchUp ?? Promise.reject(new Error('account directory not started'));
-    },
-    isReady: () => ready,
-    readiness: { name: 'account-directory', isReady: () => ready },
+    ...follower,
     byId: (id) => accounts.get(id),
     byName(name) {
       const id = idsByName.get(nameKey(name));
@@ -165,12 +116,6 @@ export function createAccountDirectory({
     },
     get size() {
       return accounts.size;
-    },
-    async close() {
-      ready = false;
-      const current = subscription;
-      subscription = undefined;
-      await current?.stop();
     },
   };
 }

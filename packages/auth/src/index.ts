@@ -56,6 +56,11 @@ export {
   type PrepaidBilling,
   type PrepaidBillingOptions,
 } from './prepaid-billing.js';
+export {
+  createProtectedSenderDirectory,
+  type ProtectedSenderDirectory,
+  type ProtectedSenderDirectoryOptions,
+} from './protected-sender-directory.js';
 export { type RateLimitPolicy, rateLimit } from './rate-limit-middleware.js';
 export {
   createRateLimiter,
@@ -93,4 +98,5 @@ export {
   parseBasicAuthorization,
 } from './strategies/basic-strategy.js';
 export { type BearerStrategyOptions, bearerStrategy } from './strategies/bearer-strategy.js';
+export type { TopicFollower } from './topic-follower.js';
 export type { AuthFailure } from './types.js';

@@ -9,6 +9,7 @@ import {
 } from './callbacks.js';
 import { envelopeSchema } from './envelope.js';
 import { OPT_OUT_EVENT, optOutChangeSchema } from './opt-outs.js';
+import { PROTECTED_SENDERS_EVENT, protectedSendersSchema } from './protected-senders.js';
 import { RCS_EVENT, RCS_OUTBOUND_EVENT, rcsDomainEventSchema, rcsOutboundSchema } from './rcs.js';
 import {
   SMS_INBOUND_EVENT,
@@ -129,6 +130,19 @@ export const eventContracts = {
       compacted: true,
     },
     envelopeSchema([OPT_OUT_EVENT], optOutChangeSchema),
+  ),
+  [Topics.protectedSenders]: topicContract(
+    {
+      summary:
+        "The operator's protected sender names (banks, authorities): no account sends as one, or as a look-alike, unless it is registered to it. Each event holds the whole list (compacted: the latest).",
+      key: '`protected-senders`, the only key',
+      producers: ['admin (operators)'],
+      consumers: [
+        "every service that sends SMS (sms, batch, rcs for its SMS fallback): @msg/auth's protected-sender directory",
+      ],
+      compacted: true,
+    },
+    envelopeSchema([PROTECTED_SENDERS_EVENT], protectedSendersSchema),
   ),
   [Topics.rcsEvents]: topicContract(
     {

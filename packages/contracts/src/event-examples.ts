@@ -148,6 +148,13 @@ export const exampleEvents: { [T in ContractTopic]: TopicEvent<T> } = {
       gaveUpAt: at,
     },
   },
+  'senders.protected.v1': {
+    id: '7e6d5c4b-3a29-4817-9f6e-5d4c3b2a1908',
+    type: 'senders.protected',
+    schemaVersion: 1,
+    occurredAt: at,
+    payload: { names: ['BankID', 'Swedbank', 'Polisen'], version: 3, updatedAt: at },
+  },
   'optouts.v1': {
     id: '5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a',
     type: 'optout.changed',

@@ -70,6 +70,13 @@ export {
   optOutKey,
 } from './opt-outs.js';
 export {
+  MAX_PROTECTED_SENDERS,
+  PROTECTED_SENDERS_EVENT,
+  PROTECTED_SENDERS_KEY,
+  type ProtectedSenders,
+  protectedSendersSchema,
+} from './protected-senders.js';
+export {
   RCS_EVENT,
   RCS_OUTBOUND_EVENT,
   RCS_TRAFFIC_TYPES,

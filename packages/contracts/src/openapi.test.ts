@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
+import { E164_DIGITS_PATTERN_SOURCE, E164_PATTERN_SOURCE } from '@msg/phone/e164';
 import { afterAll, describe, expect, it } from 'vitest';
 import { lintOpenApiDocument } from '../scripts/openapi-lint.mjs';
 import {
@@ -66,6 +67,19 @@ function resolveLocal(document: OpenApiDocument, value: unknown): unknown {
       .reduce<unknown>((node, segment) => get(node, segment), document),
   );
 }
+
+/** Every `pattern` of a parsed document, with where it is. */
+function patternsOf(node: unknown, at = '#'): { at: string; pattern: string }[] {
+  if (typeof node !== 'object' || node === null) return [];
+  return Object.entries(node).flatMap(([key, value]) =>
+    key === 'pattern' && typeof value === 'string'
+      ? [{ at, pattern: value }]
+      : patternsOf(value, `${at}/${key}`),
+  );
+}
+
+/** A pattern meant for a phone number: digits that start with 1-9, with or without `+`. */
+const PHONE_PATTERN = /^\^(\\\+)?\[1-9\]/;
 
 describe('openapi documents', () => {
   it('when the package is scanned, then the documents are exactly the ones the code names', () => {
@@ -162,6 +176,14 @@ describe('openapi documents', () => {
 
       it('when linted as OpenAPI 3.1 with our rules, then it has no errors', async () => {
         expect(await lintOpenApiDocument(file)).toEqual([]);
+      });
+
+      it('when a pattern is for a phone number, then it is the one E.164 rule of @msg/phone (7 to 15 digits)', () => {
+        for (const { at, pattern } of patternsOf(document).filter((p) =>
+          PHONE_PATTERN.test(p.pattern),
+        )) {
+          expect([E164_PATTERN_SOURCE, E164_DIGITS_PATTERN_SOURCE], at).toContain(pattern);
+        }
       });
 
       it('when each operation is inspected, then it has an operationId and a default error response in the interface format (code and message, status and message, detail, form text, or RFC 9457 problem)', () => {

@@ -1,3 +1,4 @@
+import { E164_PATTERN } from '@msg/phone/e164';
 import { z } from 'zod';
 
 /**
@@ -31,10 +32,7 @@ export function optOutKey(accountId: string, msisdn: string): string {
 
 export const optOutChangeSchema: z.ZodType<OptOutChange> = z.object({
   accountId: z.string().min(1),
-  msisdn: z
-    .string()
-    .regex(/^\+[1-9][0-9]{6,14}$/)
-    .describe('The recipient, E.164 with +.'),
+  msisdn: z.string().regex(E164_PATTERN).describe('The recipient, E.164 with +.'),
   optedOut: z.boolean().describe('true: opted out; false: opted in again.'),
   keyword: z
     .string()

@@ -1,3 +1,4 @@
+import { E164_PATTERN } from '@msg/phone/e164';
 import { z } from 'zod';
 
 /** RBM message traffic types (spec 2.5 `message_traffic_type`, an agent's use case). */
@@ -73,7 +74,7 @@ export const rcsOutboundSchema = z.object({
   messageId: z.string().min(1),
   accountId: z.string().min(1),
   agentId: z.string().min(1),
-  recipient: z.string().regex(/^\+[1-9][0-9]{1,14}$/),
+  recipient: z.string().regex(E164_PATTERN).describe('The recipient, E.164 (7 to 15 digits).'),
   messageTrafficType: z.enum(RCS_TRAFFIC_TYPES),
   clientMessageId: z.string().nullable(),
   content: z.record(z.string(), z.unknown()),

@@ -18,6 +18,11 @@ export const Topics = {
   callbacksDlq: 'callbacks.dlq.v1',
   /** Compacted: whether a recipient opted out of an account's messages, keyed `<account>:<msisdn>`. */
   optOuts: 'optouts.v1',
+  /**
+   * Compacted, one key: the operator's protected sender names (banks, authorities), the whole
+   * list in each event.
+   */
+  protectedSenders: 'senders.protected.v1',
   /** Poison messages that a consumer could not handle after its retries. */
   deadLetter: 'deadletter.v1',
 } as const;

@@ -78,6 +78,7 @@ describe('normalizeMsisdn: number intelligence path forms (spec 4.7)', () => {
   it.each([
     ['too short for Sweden', '+4670123', 'too_short'],
     ['only a country code', '0046', 'too_short'],
+    ['a valid Austrian fixed line of 6 digits, under the E.164 rule', '+431110', 'too_short'],
     ['more than 15 digits', '+4670123456789012', 'too_long'],
     ['longer than any Norwegian number', '+4791234567890', 'too_long'],
     ['a Swedish mobile with one digit missing', '+4670123456', 'invalid'],

@@ -4,6 +4,7 @@ import {
   parsePhoneNumberFromString,
   validatePhoneNumberLength,
 } from 'libphonenumber-js/max';
+import { E164_MAX_DIGITS, E164_MIN_DIGITS, isStrictE164 } from './e164.js';
 
 /**
  * The 'max' metadata is used because only it tells mobile from fixed-line numbers and knows
@@ -17,7 +18,7 @@ export type MsisdnFailure =
   | 'empty'
   /** letters or symbols other than the ignored separators, or a + not in front */
   | 'characters'
-  /** fewer digits than any number of the country has */
+  /** fewer digits than any number of the country has, or than the platform's E.164 rule (7) */
   | 'too_short'
   /** more than 15 digits, or more than any number of the country has */
   | 'too_long'
@@ -50,8 +51,6 @@ export interface NormalizeOptions {
 // the en dash and other dashes that word processors substitute for the hyphen; / is the German
 // area-code separator (030/1234567).
 const SEPARATORS = /[\s.()/\p{Pd}]/gu;
-// E.164 allows at most 15 digits including the country code.
-const MAX_E164_DIGITS = 15;
 
 /**
  * Accepts the forms the interfaces allow: international with `+` or `00`, digits with the
@@ -83,8 +82,8 @@ export function normalizeMsisdn(input: string, options: NormalizeOptions = {}): 
 function international(digits: string): NormalizedMsisdn {
   if (digits === '') return fail('empty', 'no digits after the international prefix');
   if (digits.startsWith('0')) return fail('invalid_country', 'a country code never starts with 0');
-  if (digits.length > MAX_E164_DIGITS) {
-    return fail('too_long', `an international number has at most ${MAX_E164_DIGITS} digits`);
+  if (digits.length > E164_MAX_DIGITS) {
+    return fail('too_long', `an international number has at most ${E164_MAX_DIGITS} digits`);
   }
   return checked(`+${digits}`, undefined);
 }
@@ -119,6 +118,11 @@ function checked(text: string, country: CountryCode | undefined): NormalizedMsis
   // mobile with one digit too many ends up here, not as too_long: 13-digit numbers exist there.
   if (!phone.isValid())
     return fail('invalid', "not a valid number in its country's numbering plan");
+  // The platform's one E.164 rule (e164.ts): the few valid numbers under 7 digits (Austrian fixed
+  // lines, German pagers) are not numbers any interface here sends to.
+  if (!isStrictE164(phone.number)) {
+    return fail('too_short', `an E.164 number has at least ${E164_MIN_DIGITS} digits`);
+  }
   return {
     ok: true,
     e164: phone.number,

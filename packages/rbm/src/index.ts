@@ -2,5 +2,5 @@ export * from './access-token.js';
 export * from './client.js';
 export * from './content.js';
 export * from './errors.js';
-export { assertE164, E164_PATTERN } from './phone.js';
+export { assertE164 } from './phone.js';
 export * from './push.js';

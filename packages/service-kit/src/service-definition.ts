@@ -1,4 +1,4 @@
-import type { AccountDirectory } from '@msg/auth';
+import type { AccountDirectory, ProtectedSenderDirectory } from '@msg/auth';
 import type { Bus, TopicSpec } from '@msg/bus';
 import type { Env, LogLevel } from '@msg/config';
 import type { ReadinessCheck } from '@msg/http';
@@ -48,6 +48,12 @@ export interface ServiceContext {
    * account), adds its readiness and closes it at shutdown. The same directory on every call.
    */
   accountDirectory(): Promise<AccountDirectory>;
+  /**
+   * Follows senders.protected.v1, the operator's protected sender names (consumer group
+   * `<name>-protected-senders.<random>`), adds its readiness and closes it at shutdown: what every
+   * SMS path passes to checkSenderPermission of @msg/sms-text. The same directory on every call.
+   */
+  protectedSenders(): Promise<ProtectedSenderDirectory>;
   /**
    * Work that starts once the server listens — consumers, relays, workers — so that joining a
    * consumer group (up to a session timeout after a crash) never delays the HTTP API. Started in

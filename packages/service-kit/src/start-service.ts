@@ -1,4 +1,10 @@
-import { type AccountDirectory, createAccountDirectory } from '@msg/auth';
+import {
+  type AccountDirectory,
+  createAccountDirectory,
+  createProtectedSenderDirectory,
+  type ProtectedSenderDirectory,
+  type TopicFollower,
+} from '@msg/auth';
 import { type Bus, createOutboxRelay } from '@msg/bus';
 import { databaseReadiness, migrate } from '@msg/db';
 import type { ReadinessCheck } from '@msg/http';
@@ -59,8 +65,17 @@ export async function startService<C extends BaseServiceConfig, P extends Servic
   const background: { name: string; start: () => Promise<Started> | Started }[] = [];
   const readiness: ReadinessCheck[] = [];
   let directory: Promise<AccountDirectory> | undefined;
+  let protectedSenders: Promise<ProtectedSenderDirectory> | undefined;
   let backgroundRun: Promise<void> | undefined;
   let stopping = false;
+
+  /** Starts following a compacted topic, adds its readiness and closes it at shutdown. */
+  async function follow<F extends TopicFollower>(follower: F): Promise<F> {
+    stack.push(follower.readiness.name, () => follower.close());
+    await follower.start();
+    readiness.push(follower.readiness);
+    return follower;
+  }
 
   const context: ServiceContext = {
     bus,
@@ -68,18 +83,20 @@ export async function startService<C extends BaseServiceConfig, P extends Servic
     metrics,
     readiness,
     accountDirectory() {
-      directory ??= (async () => {
-        const accounts = createAccountDirectory({
+      directory ??= follow(
+        createAccountDirectory({ bus, logger, groupId: `${definition.name}-accounts` }),
+      );
+      return directory;
+    },
+    protectedSenders() {
+      protectedSenders ??= follow(
+        createProtectedSenderDirectory({
           bus,
           logger,
-          groupId: `${definition.name}-accounts`,
-        });
-        stack.push('account-directory', () => accounts.close());
-        await accounts.start();
-        readiness.push(accounts.readiness);
-        return accounts;
-      })();
-      return directory;
+          groupId: `${definition.name}-protected-senders`,
+        }),
+      );
+      return protectedSenders;
     },
     afterListen(name, start) {
       background.push({ name, start });

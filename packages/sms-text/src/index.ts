@@ -15,6 +15,17 @@ export {
   validateSenderId,
 } from './sender-id.js';
 export {
+  checkSenderPermission,
+  lookalikeKey,
+  NO_PROTECTED_NAMES,
+  type ProtectedNames,
+  protectedNames,
+  type SenderPermission,
+  type SenderRefusal,
+  type SenderRequest,
+  type SenderRules,
+} from './sender-permission.js';
+export {
   type ConcatInfo,
   type DecodedSmppPayload,
   decodeSmppPayload,

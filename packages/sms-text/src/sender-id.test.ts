@@ -15,6 +15,7 @@ describe('validateSenderId: international', () => {
     ['+ and a leading 0', '+0701234567'],
     ['+ and 16 digits', '+1234567890123456'],
     ['+ alone', '+'],
+    ['+ and 6 digits (short of the E.164 rule)', '+467012'],
     ['+ with a dash', '+46-701234567'],
   ])('when the sender id is %s, then it is refused as not E.164', (_label, senderId) => {
     expect(validateSenderId(senderId)).toMatchObject({

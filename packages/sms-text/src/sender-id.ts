@@ -5,6 +5,8 @@
  * type's rules apply, so a broken id is reported against the rule of the type it was meant as.
  */
 
+import { isStrictE164 } from '@msg/phone/e164';
+
 export type SenderIdType = 'international' | 'alphanumeric' | 'shortcode';
 
 export type SenderIdProblem =
@@ -20,9 +22,6 @@ export type SenderIdCheck =
   | { ok: true; type: SenderIdType }
   | { ok: false; reason: SenderIdProblem; message: string };
 
-// Same rule as isStrictE164 in @msg/phone, repeated because this package must not depend on
-// libphonenumber's metadata: a sender id is checked for form only.
-const E164 = /^\+[1-9]\d{0,14}$/;
 const SHORTCODE_DIGITS = { min: 3, max: 11 };
 const ALPHANUMERIC_MAX = 11;
 const ALPHANUMERIC_CHAR = /[A-Za-z0-9åäöÅÄÖæøÆØ ._&-]/;
@@ -31,11 +30,12 @@ export function validateSenderId(senderId: string): SenderIdCheck {
   if (senderId === '') return fail('empty', 'the sender id is empty');
 
   if (senderId.startsWith('+')) {
-    return E164.test(senderId)
+    // The platform's one E.164 rule (@msg/phone/e164, which loads no number metadata).
+    return isStrictE164(senderId)
       ? { ok: true, type: 'international' }
       : fail(
           'international_not_e164',
-          'an international sender id is + and 1 to 15 digits, the first not 0',
+          'an international sender id is + and 7 to 15 digits, the first not 0',
         );
   }
 

@@ -22,5 +22,5 @@ export {
 } from './jsmpp-smsc.js';
 export { deadUrl, type LocalServer, listenLocal } from './local-server.js';
 export { type MetricSource, metricTotal } from './metric-total.js';
-export { publishAccount } from './publish-account.js';
+export { publishAccount, publishProtectedSenders } from './publish-account.js';
 export { createScratchDatabase, type ScratchDatabase } from './scratch-database.js';

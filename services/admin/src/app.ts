@@ -20,19 +20,26 @@ import { enableAccount } from './operations/enableAccount.js';
 import { getAccount } from './operations/getAccount.js';
 import { listAccounts } from './operations/listAccounts.js';
 import { listOptOuts } from './operations/listOptOuts.js';
+import { listProtectedSenders } from './operations/listProtectedSenders.js';
+import { protectSender } from './operations/protectSender.js';
 import { refundDebit } from './operations/refundDebit.js';
 import { removeOptOut } from './operations/removeOptOut.js';
 import { republishAccounts } from './operations/republishAccounts.js';
+import { republishProtectedSenders } from './operations/republishProtectedSenders.js';
 import { revokeApiKey } from './operations/revokeApiKey.js';
 import { setPassword } from './operations/setPassword.js';
 import { topUpAccount } from './operations/topUpAccount.js';
+import { unprotectSender } from './operations/unprotectSender.js';
 import { updateAccount } from './operations/updateAccount.js';
 import type { OptOuts } from './opt-outs/opt-outs.js';
+import type { ProtectedSenderStore } from './protected-senders/protected-senders.js';
 
 export interface AdminAppDeps {
   accounts: Accounts;
   /** The accounts' opt-out lists (optouts.v1). */
   optOuts: OptOuts;
+  /** The operator's protected sender names (senders.protected.v1). */
+  protectedSenders: ProtectedSenderStore;
   adminToken: string;
   debits: Debits;
   /** Token of the sending services' debit calls; undefined refuses every debit (401). */
@@ -52,7 +59,7 @@ export interface AdminAppDeps {
 
 /** The admin service's HTTP app. Never listens: main.ts (or a test) does. */
 export function createApp(deps: AdminAppDeps) {
-  const { accounts, optOuts } = deps;
+  const { accounts, optOuts, protectedSenders } = deps;
   return createService({
     name: 'admin',
     logger: deps.logger,
@@ -95,6 +102,11 @@ export function createApp(deps: AdminAppDeps) {
       app.get(`${base}/:account/opt-outs`, listOptOuts(optOuts));
       app.put(`${base}/:account/opt-outs/:msisdn`, addOptOut(optOuts));
       app.delete(`${base}/:account/opt-outs/:msisdn`, removeOptOut(optOuts));
+      const senders = '/internal/v1/protected-senders';
+      app.get(senders, listProtectedSenders(protectedSenders));
+      app.post(`${senders}/republish`, republishProtectedSenders(protectedSenders));
+      app.put(`${senders}/:name`, protectSender(protectedSenders));
+      app.delete(`${senders}/:name`, unprotectSender(protectedSenders));
     },
   });
 }

@@ -23,6 +23,10 @@ const USAGE = `pnpm admin <command> [arguments]
   opt-outs list <account> [--limit N] [--offset N]   recipients who opted out, newest first
   opt-outs add <account> <msisdn>            put a recipient on the account's opt-out list
   opt-outs remove <account> <msisdn>         take a recipient off it (as START would)
+  protected-senders list                     sender names no account may use unless registered to it
+  protected-senders add <name>               protect a name (banks, authorities) and its look-alikes
+  protected-senders remove <name>            take it off the list
+  protected-senders republish                publish the list again
 
 settings: --permissions a,b  --scopes a,b  --reply-path-url URL  --reply-path-method GET|POST
           --delivery-report-url URL  --voice-report-url URL  --rate-per-second N  --rate-burst N
@@ -110,12 +114,14 @@ async function main(argv: string[]): Promise<unknown> {
   const [command, account, ...rest] = positionals;
   if (!command || flags.help) return USAGE;
   const config = exitOnConfigError(() => loadConfig(cliSettings));
-  const api = got.extend({
-    prefixUrl: `${config.ADMIN_URL.replace(/\/$/, '')}/internal/v1/accounts`,
+  const internal = got.extend({
     headers: { authorization: `Bearer ${config.ADMIN_TOKEN}` },
     responseType: 'json',
     timeout: { request: 15_000 },
   });
+  const prefix = `${config.ADMIN_URL.replace(/\/$/, '')}/internal/v1`;
+  const api = internal.extend({ prefixUrl: `${prefix}/accounts` });
+  const protectedApi = internal.extend({ prefixUrl: `${prefix}/protected-senders` });
   const path = (...parts: string[]) => parts.map(encodeURIComponent).join('/');
   const need = (value: string | undefined, what: string) => {
     if (!value) throw new Error(`${command} needs ${what}\n\n${USAGE}`);
@@ -139,6 +145,23 @@ async function main(argv: string[]): Promise<unknown> {
         return { ok: true };
       default:
         throw new Error(`opt-outs needs list, add or remove\n\n${USAGE}`);
+    }
+  }
+
+  /** `protected-senders list|add|remove|republish [<name>]`. */
+  async function protectedSendersCommand(sub: string | undefined, name: string | undefined) {
+    switch (sub) {
+      case 'list':
+        return (await protectedApi.get('')).body;
+      case 'add':
+        return (await protectedApi.put(path(need(name, '<name>')))).body;
+      case 'remove':
+        await protectedApi.delete(path(need(name, '<name>')));
+        return { ok: true };
+      case 'republish':
+        return (await protectedApi.post('republish')).body;
+      default:
+        throw new Error(`protected-senders needs list, add, remove or republish\n\n${USAGE}`);
     }
   }
 
@@ -207,6 +230,8 @@ async function main(argv: string[]): Promise<unknown> {
       return (await api.post('republish')).body;
     case 'opt-outs':
       return optOutCommand(account, rest, flags);
+    case 'protected-senders':
+      return protectedSendersCommand(account, rest[0]);
     default:
       throw new Error(`unknown command ${command}\n\n${USAGE}`);
   }

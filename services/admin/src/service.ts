@@ -12,13 +12,14 @@ import { createApp } from './app.js';
 import { type AdminConfig, loadAdminConfig } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { createOptOuts } from './opt-outs/opt-outs.js';
+import { createProtectedSenders } from './protected-senders/protected-senders.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
 
 /**
  * The admin service: schema "admin" and its compacted topics before it serves; once it listens,
- * the outbox relay that publishes account states (accounts.v1) and operators' opt-out edits
- * (optouts.v1). It follows optouts.v1 into admin.opt_out, so the operators' list also holds the
+ * the outbox relay that publishes account states (accounts.v1), operators' opt-out edits
+ * (optouts.v1) and the protected sender names (senders.protected.v1). It follows optouts.v1 into admin.opt_out, so the operators' list also holds the
  * stop words other services saw in inbound SMS.
  */
 export const adminService = defineService({
@@ -36,6 +37,7 @@ export const adminService = defineService({
   topics: [
     { topic: Topics.accounts, compacted: true },
     { topic: Topics.optOuts, compacted: true },
+    { topic: Topics.protectedSenders, compacted: true },
   ],
   async start(config: AdminConfig, kit) {
     const prisma = createPrismaClient(PrismaClient, kit.pool);
@@ -60,6 +62,7 @@ export const adminService = defineService({
     const app = createApp({
       accounts: createAccounts({ prisma }),
       optOuts: createOptOuts({ prisma }),
+      protectedSenders: createProtectedSenders({ prisma }),
       adminToken: config.ADMIN_TOKEN,
       debits: createDebits({ prisma }),
       billingToken: config.BILLING_INTERNAL_TOKEN,

@@ -1,6 +1,12 @@
 import { verifySecret } from '@msg/auth';
 import { createInProcessBus } from '@msg/bus';
-import { type AccountState, type EventEnvelope, type OptOutChange, Topics } from '@msg/contracts';
+import {
+  type AccountState,
+  type EventEnvelope,
+  type OptOutChange,
+  type ProtectedSenders,
+  Topics,
+} from '@msg/contracts';
 import { createPool, startEmbeddedPostgres } from '@msg/db';
 import { createLogger } from '@msg/logger';
 import { loadAdminConfig } from '../src/config.js';
@@ -26,13 +32,16 @@ export async function startTestAdmin() {
   });
   const published: AccountState[] = [];
   const optOuts: OptOutChange[] = [];
+  const protectedLists: ProtectedSenders[] = [];
   const subscription = await bus.subscribe({
     groupId: 'admin-test-recorder',
-    topics: [Topics.accounts, Topics.optOuts],
+    topics: [Topics.accounts, Topics.optOuts, Topics.protectedSenders],
     fromBeginning: true,
     handler: async (message) => {
       if (message.topic === Topics.optOuts) {
         optOuts.push((message.value as EventEnvelope<OptOutChange>).payload);
+      } else if (message.topic === Topics.protectedSenders) {
+        protectedLists.push((message.value as EventEnvelope<ProtectedSenders>).payload);
       } else {
         published.push((message.value as EventEnvelope<AccountState>).payload);
       }
@@ -56,6 +65,8 @@ export async function startTestAdmin() {
     published,
     /** Every optouts.v1 change seen, admin's own included. */
     optOuts,
+    /** Every list published on senders.protected.v1, in order. */
+    protectedLists,
     publishedState,
     verifySecret,
     async stop() {

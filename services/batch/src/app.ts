@@ -24,6 +24,8 @@ export interface BatchAppDeps extends CreateAccessTokenDeps {
    */
   bearer: RequestHandler;
   pool: pg.Pool;
+  /** The operator's protected sender names (the kit's protectedSenders()), for `sender_id`. */
+  protectedSenders: CreateBatchDeps['protectedSenders'];
   /**
    * Idempotency-Key records of createBatch and cancelBatch (createPostgresIdempotencyStore). The
    * token endpoint does not take the header: its answer, a bearer token, must not be kept.

@@ -52,6 +52,8 @@ export const batchService = defineService({
   async start(config: BatchConfig, kit) {
     const { pool, bus, logger } = kit;
     const directory = await kit.accountDirectory();
+    // The operator's protected sender names, checked with the account's own on `sender_id`.
+    const protectedSenders = await kit.protectedSenders();
     // The opt-out lists, read by the workers per chunk (group batch-optouts; readiness waits).
     await followOptOuts(kit, BATCH_SCHEMA);
     const jwt = createJwtService({
@@ -75,6 +77,7 @@ export const batchService = defineService({
       }),
       limiter,
       pool,
+      protectedSenders,
       // A 32 MB upload may take minutes: its key is held that long before a retry may take it over.
       idempotencyStore: createPostgresIdempotencyStore({
         pool,
@@ -115,8 +118,8 @@ export const batchService = defineService({
       }),
     );
     const accounts: AccountLookup = directory;
-    /** The account directory (tests wait on it after publishing an account). */
-    return { app, accounts };
+    /** The directories of accounts and protected names (tests wait on them after publishing). */
+    return { app, accounts, protectedSenders };
   },
 });
 

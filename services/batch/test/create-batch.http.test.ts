@@ -194,7 +194,7 @@ describe('createBatch: accepted', () => {
   });
 
   it('when schedule_at is ahead without a zone, then it is UTC, the batch is scheduled and batch.created + batch.scheduled are queued to the callback with the token', async () => {
-    const { token } = await svc.accountWithToken();
+    const { token } = await svc.accountWithToken({ senderIds: ['+46701234567'] });
     const at = new Date(Date.now() + 2 * 86_400_000);
     at.setUTCMilliseconds(0);
     const res = await svc.createBatch(
@@ -347,6 +347,48 @@ describe('createBatch: who may create, and how often', () => {
     expect(second.body.code).toBe('RATE_LIMITED');
     expect(Number(second.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(await batchCount(account.id)).toBe(1);
+  });
+});
+
+describe('createBatch: whose sender id (issue 23)', () => {
+  const SENDER_LOC = ['body', 'batch', 'sms_config', 'sender_id'];
+  /** A create by a new account (one create per second each) with `sender_id`. */
+  const create = async (senderId: string, overrides: Partial<AccountState> = {}) => {
+    const { account, token } = await svc.accountWithToken(overrides);
+    const res = await svc.createBatch(
+      token,
+      batchBody(2, { sms_config: { sender_id: senderId, message_template: 'Hi' } }),
+    );
+    return { account, res };
+  };
+  const refused = async (senderId: string, type: string, overrides: Partial<AccountState> = {}) => {
+    const { account, res } = await create(senderId, overrides);
+    expect(res.status, senderId).toBe(400);
+    expect(res.body.code).toBe('VALIDATION_ERROR');
+    expect(res.body.details).toEqual([{ loc: SENDER_LOC, type, msg: expect.any(String) }]);
+    expect(await batchCount(account.id)).toBe(0);
+  };
+
+  it('when an account with registered sender id ACME creates a batch from BANKID, then 400 not_registered naming sender_id and nothing is stored', async () => {
+    await refused('BANKID', 'not_registered', { senderIds: ['ACME'] });
+  });
+
+  it('when it creates one from ACME, in any case, then 202', async () => {
+    expect((await create('ACME', { senderIds: ['ACME'] })).res.status).toBe(202);
+    expect((await create('acme', { senderIds: ['ACME'] })).res.status).toBe(202);
+  });
+
+  it('when the sender is a number or shortcode the account has not registered, then 400 not_registered', async () => {
+    await refused('+46701234567', 'not_registered');
+    await refused('72000', 'not_registered', { senderIds: ['ACME', '72001'] });
+  });
+
+  it('when the operator protects a name, then an account it is not registered to is refused it and its look-alikes, and one it is registered to is not', async () => {
+    await svc.publishProtectedSenders(['BankID']);
+    await refused('BankID', 'protected');
+    await refused('B4NK ID', 'protected');
+    expect((await create('BankID', { senderIds: ['BankID'] })).res.status).toBe(202);
+    expect((await create('Acme')).res.status).toBe(202);
   });
 });
 
@@ -948,7 +990,7 @@ describe('createBatch: the batch members', () => {
   });
 
   it('when the members come after the recipients, then they are still checked and stored', async () => {
-    const { token } = await svc.accountWithToken();
+    const { token } = await svc.accountWithToken({ senderIds: ['12345'] });
     const json = `{"batch":{"recipients":[{"phone_number":"+4670"}],"dry_run":true,"sms_config":{"sender_id":"12345","message_template":"x"}}}`;
     const res = await svc.createBatch(token, gzipSync(json));
     expect(res.status).toBe(202);

@@ -7,7 +7,12 @@ import {
   type EventEnvelope,
   Topics,
 } from '@msg/contracts';
-import { accountState, publishAccount, startTestRuntime } from '@msg/testing';
+import {
+  accountState,
+  publishAccount,
+  publishProtectedSenders,
+  startTestRuntime,
+} from '@msg/testing';
 import request from 'supertest';
 import { loadBatchConfig } from '../src/config.js';
 import { startBatch } from '../src/service.js';
@@ -101,6 +106,13 @@ export async function startTestBatch({ env = {}, databaseUrl }: StartTestBatchOp
     /** Publishes as the admin service does, then gives the directory a moment to read it. */
     async publishAccount(state: AccountState): Promise<AccountState> {
       return publishAccount(bus, state, (s) => batch.accounts.byId(s.id)?.version === s.version);
+    },
+
+    /** The operator's protected sender names, as admin publishes them; waits until they apply. */
+    async publishProtectedSenders(names: string[]): Promise<void> {
+      await publishProtectedSenders(bus, names, () =>
+        names.every((name) => batch.protectedSenders.names().covers(name)),
+      );
     },
 
     /** A new account, published, and an access token for it. */

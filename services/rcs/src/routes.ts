@@ -1,4 +1,4 @@
-import type { AccountLookup } from '@msg/auth';
+import type { AccountLookup, ProtectedSenderDirectory } from '@msg/auth';
 import type { Express } from 'express';
 import type { AgentStore } from './agents/agent-store.js';
 import { type CapabilityChecker, getCapabilities } from './capability/index.js';
@@ -28,13 +28,21 @@ export function messageRoutes(
     agents: AgentStore;
     messages: MessageStore;
     settings: AccountSettingsStore;
+    /** The operator's protected sender names, for `sms_fallback.sender`. */
+    protectedSenders: Pick<ProtectedSenderDirectory, 'names'>;
     subscriptions?: SubscriptionStore;
     capability: CapabilityChecker;
   },
 ): void {
   app.post(
     '/rcs/v1/messages',
-    sendMessage(deps.agents, deps.messages, deps.settings, deps.subscriptions),
+    sendMessage(
+      deps.agents,
+      deps.messages,
+      deps.settings,
+      deps.protectedSenders,
+      deps.subscriptions,
+    ),
   );
   app.get('/rcs/v1/capabilities', getCapabilities(deps.agents, deps.capability));
 }

@@ -84,7 +84,10 @@ export const rcsService = defineService({
     });
     const settings = createAccountSettingsStore(kit.pool);
     /** SMS fallback (the delivery worker's `smsFallback`), its SMS reports and the TTL sweeper. */
-    const { smsFallback, ttlSweeper } = await startFallback(config, kit, { directory, rbm });
+    const { smsFallback, ttlSweeper, protectedSenders } = await startFallback(config, kit, {
+      directory,
+      rbm,
+    });
     const subscriptions = createSubscriptionStore(kit.pool);
     /** RBM capability answers, cached for every client (the capability route and delivery). */
     const capability = createCapabilityChecker({ pool: kit.pool, rbm });
@@ -129,7 +132,14 @@ export const rcsService = defineService({
     );
     const app = createApp({
       routes: (router) => {
-        messageRoutes(router, { agents, messages, settings, subscriptions, capability });
+        messageRoutes(router, {
+          agents,
+          messages,
+          settings,
+          protectedSenders,
+          subscriptions,
+          capability,
+        });
         agentRoutes(router, agents, directory);
         accountSettingsRoutes(router, settings, directory);
         webhookRoutes(router);
@@ -157,6 +167,7 @@ export const rcsService = defineService({
     return {
       app,
       accounts: directory,
+      protectedSenders,
       agents,
       rbm,
       subscriptions,

@@ -175,6 +175,21 @@ describe('capability check (spec 2.5, 4.5 rule 2)', () => {
       }
     });
 
+    // Issue 23: these passed the document, then the RBM client refused them by throwing (500).
+    it.each(['+46', '+999', '+46701', '+123456'])(
+      'when phone is %j (short of the 7 digits of E.164), then 400 naming phone, not a 500',
+      async (phone) => {
+        const acct = await rcs.publishAccount(rcs.account());
+        await rcs.agent(`cap-short-${phone.length}`, [acct], { credentials: SERVICE_ACCOUNT });
+        const res = await get(acct.name, q(phone, `cap-short-${phone.length}`));
+        expect(res.status).toBe(400);
+        expect(res.body.code).toBe('VALIDATION_ERROR');
+        expect(res.body.details.errors).toEqual([
+          expect.objectContaining({ loc: ['query', 'phone'], type: 'pattern' }),
+        ]);
+      },
+    );
+
     it('when the credentials are missing, then 401; an agent the account may not use is 403', async () => {
       const acct = await rcs.publishAccount(rcs.account());
       await rcs.agent('cap-other', [], { credentials: SERVICE_ACCOUNT });

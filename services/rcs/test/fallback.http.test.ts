@@ -30,7 +30,10 @@ describe('SMS fallback enablement and ttl (beyond the specification)', () => {
 
   beforeAll(async () => {
     rcs = await startTestRcs({ perMinute: 10_000 });
-    enabled = await rcs.publishAccount(rcs.account({ name: 'fallback-on' }));
+    // Numbers must be registered to be a sender; alphanumerics are free (none registered).
+    enabled = await rcs.publishAccount(
+      rcs.account({ name: 'fallback-on', senderIds: ['72456', '+46701234567'] }),
+    );
     disabled = await rcs.publishAccount(rcs.account({ name: 'fallback-off' }));
     await rcs.agent(AGENT, [enabled, disabled]);
     await rcs.smsFallback(enabled, true);
@@ -205,6 +208,39 @@ describe('SMS fallback enablement and ttl (beyond the specification)', () => {
       ['11 alphanumerics with Swedish letters', 'Åhlens Shop'],
     ])('when the sender is %s, then 202', async (_, sender) => {
       expect((await send(enabled, { sms_fallback: { sender, text: 'Hej' } })).status).toBe(202);
+    });
+
+    it('when an account with registered sender id ACME falls back from BANKID, then 400 not_registered naming sms_fallback.sender; from acme, 202 (issue 23)', async () => {
+      const acme = await rcs.publishAccount(rcs.account({ senderIds: ['ACME'] }));
+      await rcs.agent('acme-agent', [acme]);
+      await rcs.smsFallback(acme, true);
+      const body = (sender: string) => ({
+        recipient: '+46701740605',
+        agent_id: 'acme-agent',
+        message: { text: 'Hi' },
+        sms_fallback: { sender, text: 'Hej' },
+      });
+      const res = await rcs.send(acme, body('BANKID'));
+      expect(res.status).toBe(400);
+      expect(res.body.details.errors).toEqual([
+        expect.objectContaining({
+          loc: ['body', 'sms_fallback', 'sender'],
+          type: 'not_registered',
+        }),
+      ]);
+      expect((await rcs.send(acme, body('+46701234567'))).body.details.errors[0].type).toBe(
+        'not_registered',
+      );
+      expect((await rcs.send(acme, body('acme'))).status).toBe(202);
+    });
+
+    it('when the operator protects a name, then a fallback sender that is it or looks like it is 400 protected (issue 23)', async () => {
+      await rcs.publishProtectedSenders(['BankID']);
+      for (const sender of ['BankID', 'B4NK ID']) {
+        const [error, ...more] = await refused({ sms_fallback: { sender, text: 'x' } });
+        expect(more).toEqual([]);
+        expect(error).toMatchObject({ loc: ['body', 'sms_fallback', 'sender'], type: 'protected' });
+      }
     });
 
     it('when the text is exactly 10 UCS-2 parts (670 characters), then 202', async () => {

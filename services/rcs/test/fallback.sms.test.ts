@@ -240,31 +240,56 @@ describe('SMS fallback: send path (src/fallback/sms-fallback.ts)', () => {
     expect(smsFor(unpaid.recipient)).toHaveLength(0);
   });
 
-  it('when the account was disabled meanwhile, then SMS_FALLBACK_REJECTED', async () => {
-    const later = await rcs.publishAccount(rcs.account({ name: 'fallback-later' }));
-    await rcs.agent('later-agent', [later], { credentials: SERVICE_ACCOUNT });
-    await rcs.smsFallback(later, true);
-    // A capable recipient: the delivery worker sends it over RCS, and the fallback below is the
-    // one under test (a not-capable one would reach the fallback first through the worker).
-    const res = await rcs.send(later, {
-      recipient: '+46701749998',
-      agent_id: 'later-agent',
+  /**
+   * Accepts a message with `fallback` to a capable recipient (the delivery worker sends it over
+   * RCS), changes the account as `change` says, then hands the message to the fallback as the
+   * worker would on an RBM refusal; answers the message's outcome event.
+   */
+  async function fallbackAfterChange(
+    account: AccountState,
+    agentId: string,
+    recipient: string,
+    fallback: typeof FALLBACK,
+    change: Partial<AccountState>,
+  ) {
+    await rcs.agent(agentId, [account], { credentials: SERVICE_ACCOUNT });
+    await rcs.smsFallback(account, true);
+    const res = await rcs.send(account, {
+      recipient,
+      agent_id: agentId,
       message: { text: 'Hello' },
-      sms_fallback: FALLBACK,
+      sms_fallback: fallback,
     });
-    await rcs.publishAccount({ ...later, status: 'disabled', version: later.version + 1 });
+    expect(res.status).toBe(202);
+    await rcs.publishAccount({ ...account, ...change, version: account.version + 1 });
     const message = {
       id: res.body.message_id,
-      accountId: later.id,
-      agentId: 'later-agent',
-      recipient: '+46701749998',
+      accountId: account.id,
+      agentId,
+      recipient,
       clientMessageId: null,
-      smsFallback: FALLBACK,
+      smsFallback: fallback,
     };
     await rcs.service.smsFallback.send(message, 'rbm_rejected');
-    const [failed] = await rcs.publishedAbout(Topics.rcsEvents, message.id);
-    expect(eventIn(failed)).toMatchObject({
-      reason: 'SMS_FALLBACK_REJECTED',
+    const [outcome] = await rcs.publishedAbout(Topics.rcsEvents, message.id);
+    return eventIn(outcome);
+  }
+
+  it('when the sender is no longer registered to the account when the SMS is due, then SMS_FALLBACK_REJECTED and no SMS (issue 23)', async () => {
+    const acme = await rcs.publishAccount(rcs.account({ senderIds: ['ACME'] }));
+    const fallback = { sender: 'ACME', text: 'Hej' };
+    const outcome = await fallbackAfterChange(acme, 'acme-agent', '+46701749997', fallback, {
+      senderIds: ['OTHER'],
     });
+    expect(outcome).toMatchObject({ reason: 'SMS_FALLBACK_REJECTED' });
+    expect(smsFor('+46701749997')).toHaveLength(0);
+  });
+
+  it('when the account was disabled meanwhile, then SMS_FALLBACK_REJECTED', async () => {
+    const later = await rcs.publishAccount(rcs.account({ name: 'fallback-later' }));
+    const outcome = await fallbackAfterChange(later, 'later-agent', '+46701749998', FALLBACK, {
+      status: 'disabled',
+    });
+    expect(outcome).toMatchObject({ reason: 'SMS_FALLBACK_REJECTED' });
   });
 });

@@ -99,15 +99,29 @@ describe('POST /rcs/v1/messages (spec 2.5, 4.5, 7.4)', () => {
       );
     });
 
-    it.each(['46701740605', '+046701740605', '+4670174060512345', '+46 701740605', '+', '+1'])(
+    // '+46', '+999' and '+46701' were accepted (202) and then dead-lettered by the RBM client
+    // (issue 23): the document now says what the client does, 7 to 15 digits.
+    it.each([
+      '46701740605',
+      '+046701740605',
+      '+4670174060512345',
+      '+46 701740605',
+      '+',
+      '+1',
+      '+46',
+      '+999',
+      '+46701',
+      '+123456',
+    ])(
       'when the recipient is %j (not strict E.164), then 400 naming recipient',
       async (recipient) => {
         expect(await refusedAt(valid({ recipient }))).toEqual([['body', 'recipient']]);
       },
     );
 
-    it('when the recipient has 15 digits, then it is accepted', async () => {
+    it('when the recipient has 15 digits, or 7 (a Tokelau mobile), then it is accepted', async () => {
       await accepted(valid({ recipient: '+123456789012345' }));
+      await accepted(valid({ recipient: '+6907290' }));
     });
 
     it('when message_traffic_type is given it is used; an unknown value is a 400 naming it', async () => {

@@ -8,7 +8,13 @@ import {
   Topics,
 } from '@msg/contracts';
 import { type RbmSimulator, startRbmSimulator } from '@msg/rbm-simulator';
-import { accountState, eventually, publishAccount, startTestRuntime } from '@msg/testing';
+import {
+  accountState,
+  eventually,
+  publishAccount,
+  publishProtectedSenders,
+  startTestRuntime,
+} from '@msg/testing';
 import request from 'supertest';
 import { createAgentStore } from '../src/agents/agent-store.js';
 import { loadRcsConfig } from '../src/config.js';
@@ -136,6 +142,13 @@ export async function startTestRcs(options: TestOptions = {}) {
     /** Publishes as the admin service does and waits until the service knows the account. */
     async publishAccount(state: AccountState): Promise<AccountState> {
       return publishAccount(bus, state, (s) => service.accounts.byId(s.id)?.version === s.version);
+    },
+
+    /** The operator's protected sender names, as admin publishes them; waits until they apply. */
+    async publishProtectedSenders(names: string[]): Promise<void> {
+      await publishProtectedSenders(bus, names, () =>
+        names.every((name) => service.protectedSenders.names().covers(name)),
+      );
     },
 
     /** Registers an agent through the operator API; the accounts given may send as it. */

@@ -75,6 +75,11 @@ describe('testers /rcs/v1/testers (spec 2.5, 4.5, 8.4)', () => {
       ['leading zero', '+046701740605'],
       ['too long (16 digits)', '+4670174060512345'],
       ['too short (1 digit)', '+4'],
+      // Issue 23: these passed the document and made the RBM client throw (500).
+      ['a country code alone', '+46'],
+      ['3 digits', '+999'],
+      ['5 digits', '+46701'],
+      ['6 digits', '+123456'],
       ['spaces', '+46 70 174 06 05'],
     ])('when phone_number has %s, then 400 naming phone_number', async (_case, number) => {
       const res = await add({ phone_number: number, agent_id: AGENT });
@@ -169,11 +174,16 @@ describe('testers /rcs/v1/testers (spec 2.5, 4.5, 8.4)', () => {
       expect(res.body).toEqual({ code: 'NOT_FOUND', message: expect.any(String), details: {} });
     });
 
-    it('when the phone in the path is not E.164, then 400 naming phone_number', async () => {
-      const res = await one('0701740605');
-      expect(res.status).toBe(400);
-      expect(locs(res)[0][0]).toBe('path.phone_number');
-    });
+    it.each(['0701740605', '+46', '+46701'])(
+      'when the phone in the path is %j (not E.164 of 7 to 15 digits), then 400 naming phone_number on get, update and remove',
+      async (number) => {
+        for (const method of ['get', 'patch', 'delete'] as const) {
+          const res = await one(number, method).send(method === 'patch' ? { label: 'x' } : {});
+          expect(res.status, method).toBe(400);
+          expect(locs(res).map((loc: string[]) => loc[0])).toEqual(['path.phone_number']);
+        }
+      },
+    );
 
     it('when listed, then testers and total_count, for the agent only', async () => {
       const res = await list();

@@ -1,3 +1,4 @@
+import type { ProtectedSenderDirectory } from '@msg/auth';
 import { openapiDocumentPath } from '@msg/contracts';
 import {
   createService,
@@ -14,6 +15,8 @@ import { sendSms } from './operations/sendSms.js';
 
 export interface SmsAppDeps {
   messages: Messages;
+  /** The operator's protected sender names (the kit's protectedSenders()), for `from`. */
+  protectedSenders: Pick<ProtectedSenderDirectory, 'names'>;
   /**
    * The document's basicAuth: authentication, account guards and rate limit (@msg/auth
    * basicAccountAccess, built in service.ts).
@@ -50,7 +53,7 @@ export function createApp(deps: SmsAppDeps) {
     authenticators: { basicAuth: deps.basicAuth },
     idempotency: { store: deps.idempotencyStore, scope: (req) => req.account?.id },
     routes: (app) => {
-      app.post('/v1/sms/send', sendSms(deps.messages));
+      app.post('/v1/sms/send', sendSms(deps.messages, deps.protectedSenders));
       app.get('/v1/sms/:messageId', getSms(deps.messages));
     },
   });

@@ -52,6 +52,8 @@ export const smsService = defineService({
   async start(config: SmsConfig, kit) {
     const { pool, bus, logger } = kit;
     const directory = await kit.accountDirectory();
+    // The operator's protected sender names, checked with the account's own sender ids on `from`.
+    const protectedSenders = await kit.protectedSenders();
     const prisma = createPrismaClient(PrismaClient, pool);
     kit.onStop('prisma', () => prisma.$disconnect());
     // The opt-out lists, read by the intake (group sms-optouts; readiness waits for them).
@@ -65,6 +67,7 @@ export const smsService = defineService({
       startInboundOptOuts({ bus, logger, pool, accountById }),
     );
     const app = createApp({
+      protectedSenders,
       messages: createMessages({
         prisma,
         pool,
@@ -88,7 +91,8 @@ export const smsService = defineService({
       trustProxy: config.TRUSTED_PROXIES,
       validateResponses: config.NODE_ENV === 'test',
     });
-    return { app };
+    /** protectedSenders: tests wait on it after publishing a list. */
+    return { app, protectedSenders };
   },
 });
 

@@ -13,6 +13,7 @@ afterAll(async () => {
   await sms?.stop();
 });
 
+/** The accounts' numeric sender: registered to each (a number is a sender only when it is). */
 const NUMBER = '+46700000001';
 let recipientCounter = 0;
 /** A recipient of its own per test, so the tests' lists never meet. */
@@ -33,7 +34,7 @@ async function refusedSoon(acct: AccountState, to: string, from = NUMBER) {
 
 describe('opt-out by inbound SMS to a numeric sender', () => {
   it('when the recipient replies STOP, then the next send to them is refused with 400 naming to and the rule, and nothing is stored', async () => {
-    const acct = await sms.publishAccount(sms.account());
+    const acct = await sms.publishAccount(sms.account({ senderIds: [NUMBER] }));
     const to = newRecipient();
     expect((await sms.send(acct, { to, from: NUMBER, message: 'Offer' })).status).toBe(202);
 
@@ -71,7 +72,7 @@ describe('opt-out by inbound SMS to a numeric sender', () => {
   });
 
   it('when the recipient then replies START, then sends go out again', async () => {
-    const acct = await sms.publishAccount(sms.account());
+    const acct = await sms.publishAccount(sms.account({ senderIds: [NUMBER] }));
     const to = newRecipient();
     await sms.send(acct, { to, from: NUMBER, message: 'Offer' });
     await sms.publishInbound({ from: to, to: NUMBER, text: 'AVSLUTA' });
@@ -86,8 +87,8 @@ describe('opt-out by inbound SMS to a numeric sender', () => {
   });
 
   it('when another account sends to the opted-out recipient, then it is not refused', async () => {
-    const acct = await sms.publishAccount(sms.account());
-    const other = await sms.publishAccount(sms.account());
+    const acct = await sms.publishAccount(sms.account({ senderIds: [NUMBER] }));
+    const other = await sms.publishAccount(sms.account({ senderIds: [NUMBER] }));
     const to = newRecipient();
     await sms.send(acct, { to, from: NUMBER, message: 'Offer' });
     await sms.publishInbound({ from: to, to: NUMBER, text: 'STOPP' });
@@ -96,10 +97,11 @@ describe('opt-out by inbound SMS to a numeric sender', () => {
   });
 
   it("when the reply is one of the account's own words, then it opts out; a word of another account does not", async () => {
-    const acct = await sms.publishAccount(sms.account({ optOutKeywords: ['nej tack'] }));
-    const plain = await sms.publishAccount(sms.account());
-    const to = newRecipient();
     const from = '+46700000002';
+    const senderIds = [NUMBER, from];
+    const acct = await sms.publishAccount(sms.account({ optOutKeywords: ['nej tack'], senderIds }));
+    const plain = await sms.publishAccount(sms.account({ senderIds }));
+    const to = newRecipient();
     await sms.send(plain, { to, from, message: 'Offer' });
     await sms.publishInbound({ from: to, to: from, text: 'Nej tack!' });
     const to2 = newRecipient();
@@ -112,7 +114,7 @@ describe('opt-out by inbound SMS to a numeric sender', () => {
   });
 
   it('when the reply is not a keyword, or no message of ours reached its sender from that number, then nothing changes', async () => {
-    const acct = await sms.publishAccount(sms.account());
+    const acct = await sms.publishAccount(sms.account({ senderIds: [NUMBER] }));
     const to = newRecipient();
     await sms.send(acct, { to, from: NUMBER, message: 'Offer' });
     await sms.publishInbound({ from: to, to: NUMBER, text: 'stop sending at night please' });
@@ -133,7 +135,7 @@ describe('opt-out by inbound SMS to a numeric sender', () => {
 
 describe('redelivery', () => {
   it('when the same inbound STOP event arrives twice, then one change is published', async () => {
-    const acct = await sms.publishAccount(sms.account());
+    const acct = await sms.publishAccount(sms.account({ senderIds: [NUMBER] }));
     const to = newRecipient();
     const marker = newRecipient();
     await sms.send(acct, { to, from: NUMBER, message: 'Offer' });
@@ -152,7 +154,7 @@ describe('redelivery', () => {
 
 describe('opt-out by an operator (optouts.v1 from admin)', () => {
   it('when admin publishes an opt-out, then sends are refused; when it publishes the removal, then allowed again', async () => {
-    const acct = await sms.publishAccount(sms.account());
+    const acct = await sms.publishAccount(sms.account({ senderIds: [NUMBER] }));
     const to = newRecipient();
     const at = Date.now();
     await sms.bus.publish(Topics.optOuts, [

@@ -9,7 +9,10 @@ let acct: AccountState;
 
 beforeAll(async () => {
   sms = await startTestSms();
-  acct = await sms.publishAccount(sms.account());
+  // Numeric senders must be registered to the account; alphanumerics are free (none registered).
+  acct = await sms.publishAccount(
+    sms.account({ senderIds: ['+46701234567', '123', '12345678901'] }),
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -226,6 +229,63 @@ describe('sendSms', () => {
     await sms.send(acct, { ...valid, to: 'nope' });
     const after = await sms.pool.query('SELECT count(*)::int AS n FROM sms.message');
     expect(after.rows[0]?.n).toBe(before.rows[0]?.n);
+  });
+});
+
+describe('sendSms: whose sender ids (issue 23)', () => {
+  const refusedFrom = async (res: request.Response, type: string) => {
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('VALIDATION_ERROR');
+    expect(res.body.details).toEqual([expect.objectContaining({ loc: ['body', 'from'], type })]);
+  };
+  const stored = async () =>
+    (await sms.pool.query('SELECT count(*)::int AS n FROM sms.message')).rows[0]?.n as number;
+
+  it('when an account with registered sender id ACME sends from BANKID, then 400 not_registered naming from, and nothing is stored or sent', async () => {
+    const acme = await sms.publishAccount(sms.account({ senderIds: ['ACME'] }));
+    const before = await stored();
+    await refusedFrom(await sms.send(acme, { ...valid, from: 'BANKID' }), 'not_registered');
+    await refusedFrom(await sms.send(acme, { ...valid, from: 'ACME Bank' }), 'not_registered');
+    expect(await stored()).toBe(before);
+  });
+
+  it('when it sends from ACME, in any case, then 202 with the sender as given', async () => {
+    const acme = await sms.publishAccount(sms.account({ senderIds: ['ACME'] }));
+    expect((await sms.send(acme, { ...valid, from: 'ACME' })).status).toBe(202);
+    const res = await sms.send(acme, { ...valid, from: 'Acme' });
+    expect(res.status).toBe(202);
+    const { rows } = await sms.pool.query('SELECT sender FROM sms.message WHERE id = $1', [
+      res.body.messageId,
+    ]);
+    expect(rows[0]?.sender).toBe('Acme');
+  });
+
+  it('when a number or shortcode is not registered to the account, then 400 not_registered', async () => {
+    const acme = await sms.publishAccount(sms.account({ senderIds: ['ACME'] }));
+    await refusedFrom(await sms.send(acme, { ...valid, from: '+46701234567' }), 'not_registered');
+    await refusedFrom(await sms.send(acme, { ...valid, from: '72000' }), 'not_registered');
+  });
+
+  it('when the operator protects BankID, then an account that did not register it is refused it and its look-alikes; one it is registered to sends', async () => {
+    await sms.publishProtectedSenders(['BankID', 'Swedbank']);
+    const open = await sms.publishAccount(sms.account());
+    for (const from of ['BankID', 'BANKID', 'Bank ID', 'B4NK-1D', 'SWEDBANK']) {
+      await refusedFrom(await sms.send(open, { ...valid, from }), 'protected');
+    }
+    expect((await sms.send(open, { ...valid, from: 'Acme' })).status).toBe(202);
+    const bank = await sms.publishAccount(sms.account({ senderIds: ['BankID'] }));
+    expect((await sms.send(bank, { ...valid, from: 'BankID' })).status).toBe(202);
+  });
+
+  it('when the operator takes a name off the list, then it is free again', async () => {
+    await sms.publishProtectedSenders(['Polisen']);
+    const open = await sms.publishAccount(sms.account());
+    await refusedFrom(await sms.send(open, { ...valid, from: 'Polisen' }), 'protected');
+    await sms.publishProtectedSenders(['Swedbank']);
+    await eventually(async () => {
+      const res = await sms.send(open, { ...valid, from: 'Polisen' });
+      return res.status === 202 ? true : undefined;
+    }, 'Polisen to be free');
   });
 });
 

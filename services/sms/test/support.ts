@@ -15,6 +15,7 @@ import {
   eventually,
   metricTotal,
   publishAccount,
+  publishProtectedSenders,
   startFakeBilling,
   startTestRuntime,
 } from '@msg/testing';
@@ -126,6 +127,13 @@ export async function startTestSms({ postgres = false }: { postgres?: boolean } 
     /** Publishes as the admin service does, then gives the directory a moment to read it. */
     async publishAccount(state: AccountState): Promise<AccountState> {
       return publishAccount(bus, state);
+    },
+
+    /** The operator's protected sender names, as admin publishes them; waits until they apply. */
+    async publishProtectedSenders(names: string[]): Promise<void> {
+      await publishProtectedSenders(bus, names, () =>
+        names.every((name) => sms.protectedSenders.names().covers(name)),
+      );
     },
 
     /**

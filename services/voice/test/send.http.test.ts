@@ -55,15 +55,23 @@ describe('POST /txt2voice/v1/messages', () => {
   });
 
   describe('to (strict E.164)', () => {
-    it.each(['+1', '+123456789012345'])('when %s, then accepted', async (number) => {
+    it.each(['+6907290', '+123456789012345'])('when %s, then accepted', async (number) => {
       expect((await voice.send(acct, { to: number, text: 'x' })).status).toBe(202);
     });
-    it.each(['46701234567', '+0701234567', '+1234567890123456', '+46 70 123', '0701234567'])(
-      'when %s, then 422 naming to',
-      async (number) => {
-        await refused({ to: number, text: 'x' }, ['body', 'to'], 'pattern');
-      },
-    );
+    // '+1', '+46', '+999', '+46701': shorter than any number (issue 23; @msg/phone's E.164 rule).
+    it.each([
+      '46701234567',
+      '+0701234567',
+      '+1234567890123456',
+      '+46 70 123',
+      '0701234567',
+      '+1',
+      '+46',
+      '+999',
+      '+46701',
+    ])('when %s, then 422 naming to', async (number) => {
+      await refused({ to: number, text: 'x' }, ['body', 'to'], 'pattern');
+    });
     it('when missing, then 422 missing', async () => {
       await refused({ text: 'x' }, ['body', 'to'], 'missing');
     });
@@ -230,9 +238,12 @@ describe('POST /txt2voice/v1/messages', () => {
       expect(res.status).toBe(422);
       expect(res.body.detail[0].type).toBe('caller_id_unregistered');
     });
-    it('when the sender is alphanumeric, then 422 (strict E.164)', async () => {
-      await refused({ to, text: 'x', sender: 'ACME' }, ['body', 'sender'], 'pattern');
-    });
+    it.each(['ACME', '+46701'])(
+      'when the sender is %s, then 422 (strict E.164)',
+      async (sender) => {
+        await refused({ to, text: 'x', sender }, ['body', 'sender'], 'pattern');
+      },
+    );
     it('when the account default is alphanumeric, then 422 caller_id_alphanumeric', async () => {
       const other = await voice.publishAccount(voice.account({ voiceDefaultSender: 'ACME' }));
       const res = await voice.send(other, { to, text: 'x' });

@@ -1,5 +1,5 @@
 import { type ErrorDetail, isClientUrl, ValidationError } from '@msg/http';
-import { validateSenderId } from '@msg/sms-text';
+import { checkSenderPermission, type SenderRules } from '@msg/sms-text';
 import { parseScheduleAt, SCHEDULE_HORIZON_MS } from './schedule-at.js';
 
 /** The members of `batch` besides `recipients` (BatchRequest in the batch OpenAPI document). */
@@ -75,7 +75,7 @@ function checkMembers(p: Problems, loc: Loc, value: Record<string, unknown>, kno
 
 const base = (member: string): Loc => ['body', 'batch', member];
 
-function smsConfig(value: unknown): Partial<BatchHeader> {
+function smsConfig(value: unknown, senders: SenderRules): Partial<BatchHeader> {
   const p = new Problems();
   const loc = base('sms_config');
   if (!isObject(value)) {
@@ -92,7 +92,8 @@ function smsConfig(value: unknown): Partial<BatchHeader> {
   const { sender_id, message_template, validity_period_minutes, delivery_report } = value;
   if (sender_id === undefined) p.add([...loc, 'sender_id'], 'missing', 'is required');
   else if (checkString(p, [...loc, 'sender_id'], sender_id, { min: 1, max: 16 })) {
-    const check = validateSenderId(sender_id);
+    // Its form, and whether the account may send as it (registered ids, protected names).
+    const check = checkSenderPermission({ sender: sender_id, ...senders });
     if (!check.ok) p.add([...loc, 'sender_id'], check.reason, check.message);
   }
   if (message_template === undefined) {
@@ -185,6 +186,13 @@ function dryRun(value: unknown): Partial<BatchHeader> {
   return { dryRun: value };
 }
 
+/** What the header rules need besides the body: the time, and who may send as what. */
+export interface HeaderContext {
+  now: Date;
+  /** The account's registered sender ids and the operator's protected names. */
+  senders: SenderRules;
+}
+
 /**
  * Checks one member of `batch` (not recipients) as soon as it has been read and returns its part
  * of the header; throws a ValidationError naming every broken rule of that member.
@@ -192,11 +200,11 @@ function dryRun(value: unknown): Partial<BatchHeader> {
 export function checkHeaderMember(
   member: HeaderMember,
   value: unknown,
-  now: Date,
+  { now, senders }: HeaderContext,
 ): Partial<BatchHeader> {
   switch (member) {
     case 'sms_config':
-      return smsConfig(value);
+      return smsConfig(value, senders);
     case 'notification_settings':
       return notificationSettings(value);
     case 'external_batch_id':

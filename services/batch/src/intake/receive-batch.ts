@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { copyRows, withTransaction } from '@msg/db';
 import { ValidationError } from '@msg/http';
+import type { SenderRules } from '@msg/sms-text';
 import type pg from 'pg';
 import { queueBatchEvent } from '../batches/batch-events.js';
 import { BATCH_COLUMNS, BATCH_TABLE, type BatchRow, MESSAGE_TABLE } from '../batches/batch-row.js';
@@ -27,6 +28,8 @@ export interface ReceiveBatchOptions {
   accountId: string;
   /** The account's own recipient limit (AccountState.batchMaxRecipients); null = none. */
   accountMaxRecipients: number | null;
+  /** Who may send as what: `sms_config.sender_id` is refused (400) when the account may not. */
+  senders: SenderRules;
   now?: () => Date;
   traceId?: string;
 }
@@ -46,6 +49,7 @@ export async function receiveBatch(
     limits,
     accountId,
     accountMaxRecipients,
+    senders,
     now = () => new Date(),
     traceId,
   }: ReceiveBatchOptions,
@@ -71,7 +75,7 @@ export async function receiveBatch(
       ready.push([id, String(index + 1), entry.phoneNumber, entry.externalMessageId, entry.fields]);
     },
     onMember(member, value) {
-      Object.assign(header, checkHeaderMember(member, value, now()));
+      Object.assign(header, checkHeaderMember(member, value, { now: now(), senders }));
       if (member === 'sms_config') sawSmsConfig = true;
     },
   });

@@ -1,4 +1,4 @@
-import { type RequestRateLimiter, requireAccount } from '@msg/auth';
+import { type ProtectedSenderDirectory, type RequestRateLimiter, requireAccount } from '@msg/auth';
 import { RateLimitedError } from '@msg/http';
 import type { Logger } from '@msg/logger';
 import type { RequestHandler } from 'express';
@@ -10,6 +10,8 @@ import { TOKEN_REQUIRED } from './token-required.js';
 
 export interface CreateBatchDeps {
   pool: pg.Pool;
+  /** The operator's protected sender names (the kit's protectedSenders()), for `sender_id`. */
+  protectedSenders: Pick<ProtectedSenderDirectory, 'names'>;
   limiter: RequestRateLimiter;
   config: Pick<BatchConfig, 'BATCH_MAX_BODY_BYTES' | 'BATCH_MAX_INFLATED_BYTES'>;
   logger?: Logger;
@@ -26,7 +28,13 @@ const CREATE_RATE = { perSecond: 1, burst: 1 };
  * When it answers before the whole body was read, the connection is closed after the answer so
  * the rest is never read.
  */
-export function createBatch({ pool, limiter, config, logger }: CreateBatchDeps): RequestHandler {
+export function createBatch({
+  pool,
+  protectedSenders,
+  limiter,
+  config,
+  logger,
+}: CreateBatchDeps): RequestHandler {
   const limits = {
     maxBodyBytes: config.BATCH_MAX_BODY_BYTES,
     maxInflatedBytes: config.BATCH_MAX_INFLATED_BYTES,
@@ -49,6 +57,7 @@ export function createBatch({ pool, limiter, config, logger }: CreateBatchDeps):
         limits,
         accountId: account.id,
         accountMaxRecipients: account.batchMaxRecipients,
+        senders: { registered: account.senderIds, protectedNames: protectedSenders.names() },
         traceId: req.requestId,
       });
       (req.log ?? logger)?.info('batch created', {

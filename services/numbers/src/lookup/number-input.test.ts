@@ -17,6 +17,7 @@ describe('readNumberInput', () => {
     '070-123 45 67',
     '+46(70)1234567',
     '+4670',
+    '+431110', // a valid Austrian fixed line, but under the E.164 rule's 7 digits
     '+4670123456789012',
     '+99912345678',
     '',

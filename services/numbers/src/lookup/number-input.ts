@@ -1,3 +1,4 @@
+import { isE164Digits } from '@msg/phone';
 import parsePhoneNumber, { type PhoneNumber } from 'libphonenumber-js/max';
 
 /** The number path segment, read as spec 4.7 says. */
@@ -15,9 +16,9 @@ export type NumberInput =
  */
 export function readNumberInput(input: string): NumberInput {
   const compact = input.replace(/[\s-]/g, '');
-  const match = /^(?:\+|00)?([1-9]\d{1,14})$/.exec(compact);
-  const digits = match?.[1];
-  if (!digits || (compact.startsWith('0') && !compact.startsWith('00'))) {
+  // The digits after `+` or `00` (or none) follow the platform's one E.164 rule (@msg/phone).
+  const digits = /^(?:\+|00)?(\d+)$/.exec(compact)?.[1];
+  if (!digits || !isE164Digits(digits) || (compact.startsWith('0') && !compact.startsWith('00'))) {
     return { kind: 'invalid', input };
   }
   let phone: PhoneNumber | undefined;

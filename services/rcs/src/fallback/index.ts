@@ -20,9 +20,10 @@ export const FALLBACK_TOPICS = [
 ];
 
 /**
- * The SMS fallback and TTL expiry: the opt-out replica (before the service serves: readiness
- * waits for it), the fallback sender (for the delivery worker and the sweeper), and once
- * listening the consumer of the fallback SMS's reports and the TTL sweeper.
+ * The SMS fallback and TTL expiry: the opt-out replica and the operator's protected sender names
+ * (before the service serves: readiness waits for both), the fallback sender (for the delivery
+ * worker and the sweeper), and once listening the consumer of the fallback SMS's reports and the
+ * TTL sweeper.
  */
 export async function startFallback(
   settings: FallbackSettings,
@@ -30,9 +31,11 @@ export async function startFallback(
   deps: { directory: Pick<AccountDirectory, 'byId'>; rbm: AgentClients },
 ) {
   await followOptOuts(kit, RCS_SCHEMA);
+  const protectedSenders = await kit.protectedSenders();
   const smsFallback = createSmsFallback({
     pool: kit.pool,
     accountById: (id) => deps.directory.byId(id),
+    protectedNames: () => protectedSenders.names(),
     billing: createPrepaidBilling({
       adminUrl: settings.ADMIN_URL,
       token: settings.BILLING_INTERNAL_TOKEN,
@@ -58,5 +61,5 @@ export async function startFallback(
     }),
   );
   kit.afterListen('rcs-ttl-sweeper', () => ttlSweeper.start());
-  return { smsFallback, ttlSweeper };
+  return { smsFallback, ttlSweeper, protectedSenders };
 }

@@ -11,7 +11,7 @@ import {
 import { withTransaction } from '@msg/db';
 import type { Logger } from '@msg/logger';
 import { isOptedOut } from '@msg/optout';
-import { checkLength, validateSenderId } from '@msg/sms-text';
+import { checkLength, checkSenderPermission, type ProtectedNames } from '@msg/sms-text';
 import type pg from 'pg';
 import type { SmsFallback } from '../messages/message-store.js';
 import { RCS_SCHEMA } from '../schema.js';
@@ -34,8 +34,10 @@ export type FallbackCause = 'not_capable' | 'ttl_expired' | 'rbm_rejected';
 
 export interface SmsFallbackDeps {
   pool: pg.Pool;
-  /** The account directory (accounts.v1): billing mode, status, SMS throughput. */
+  /** The account directory (accounts.v1): billing mode, status, SMS throughput, sender ids. */
   accountById(id: string): AccountState | undefined;
+  /** The operator's protected sender names as they are now (senders.protected.v1). */
+  protectedNames(): ProtectedNames;
   /**
    * @msg/auth prepaid billing, built with `refuse: (parts) => new SmsFallbackRefused(...)` so a
    * balance that does not cover the SMS rejects the fallback; postpaid accounts make no call.
@@ -66,18 +68,24 @@ export function fallbackSmsId(messageId: string): string {
 
 /**
  * What refuses the SMS before anything is paid or sent, as the SMS interface refuses it: a
- * disabled account, a sender or text outside the SMS rules (@msg/sms-text; they were checked at
- * intake, this catches rules that tightened since), a recipient who opted out of the account's
- * messages (the optouts.v1 replica of @msg/optout in schema rcs).
+ * disabled account, a sender the account may not use or a text outside the SMS rules
+ * (@msg/sms-text; checked at intake, this catches what changed since: the account's sender ids,
+ * the operator's protected names, rules that tightened), a recipient who opted out of the
+ * account's messages (the optouts.v1 replica of @msg/optout in schema rcs).
  */
 async function refusal(
   pool: pg.Pool,
   account: AccountState | undefined,
   message: FallbackMessage,
+  protectedNames: ProtectedNames,
 ): Promise<string | undefined> {
   if (!account) return 'account unknown';
   if (account.status !== 'active') return 'account disabled';
-  const sender = validateSenderId(message.smsFallback.sender);
+  const sender = checkSenderPermission({
+    sender: message.smsFallback.sender,
+    registered: account.senderIds,
+    protectedNames,
+  });
   if (!sender.ok) return `sender: ${sender.message}`;
   if (!checkLength(message.smsFallback.text).ok) return 'text outside the SMS limits';
   if (await isOptedOut(pool, RCS_SCHEMA, message.accountId, message.recipient)) {
@@ -102,6 +110,7 @@ async function refusal(
 export function createSmsFallback({
   pool,
   accountById,
+  protectedNames,
   billing,
   logger,
   now = () => new Date(),
@@ -133,7 +142,7 @@ export function createSmsFallback({
       );
       if (settled(rows[0]?.state)) return;
       const account = accountById(message.accountId);
-      const refused = await refusal(pool, account, message);
+      const refused = await refusal(pool, account, message, protectedNames());
       const length = checkLength(message.smsFallback.text);
       if (refused !== undefined || !account || !length.ok) {
         return reject(message, refused ?? 'account unknown');

@@ -1,6 +1,6 @@
 import type { components } from '@msg/contracts/rcs';
 import { type ErrorDetail, ValidationError } from '@msg/http';
-import { checkLength, MAX_PARTS, validateSenderId } from '@msg/sms-text';
+import { checkLength, checkSenderPermission, MAX_PARTS, type SenderRules } from '@msg/sms-text';
 
 export type SendMessageRequest = components['schemas']['SendMessageRequest'];
 
@@ -41,12 +41,16 @@ function suggestionsOf(message: Message): { at: string[]; suggestion: Suggestion
 }
 
 /**
- * The fallback SMS's rules, the SMS interface's own (@msg/sms-text): the sender id forms, and a
- * text within 10 parts in its encoding.
+ * The fallback SMS's rules, the SMS interface's own (@msg/sms-text): a sender id the account may
+ * use (its form, its registered ids, the operator's protected names), and a text within 10 parts
+ * in its encoding.
  */
-function smsFallbackProblems(fallback: { sender: string; text: string }): ErrorDetail[] {
+function smsFallbackProblems(
+  fallback: { sender: string; text: string },
+  senders: SenderRules,
+): ErrorDetail[] {
   const problems: ErrorDetail[] = [];
-  const sender = validateSenderId(fallback.sender);
+  const sender = checkSenderPermission({ sender: fallback.sender, ...senders });
   if (!sender.ok) {
     problems.push({
       loc: ['body', 'sms_fallback', 'sender'],
@@ -77,12 +81,13 @@ function smsFallbackProblems(fallback: { sender: string; text: string }): ErrorD
  */
 export function checkSendRules(
   body: SendMessageRequest,
-  options: { smsFallbackEnabled: boolean },
+  options: { smsFallbackEnabled: boolean; senders: SenderRules },
 ): void {
   const problems: ErrorDetail[] = [];
   if (body.sms_fallback !== undefined && body.sms_fallback !== null) {
-    if (options.smsFallbackEnabled) problems.push(...smsFallbackProblems(body.sms_fallback));
-    else {
+    if (options.smsFallbackEnabled) {
+      problems.push(...smsFallbackProblems(body.sms_fallback, options.senders));
+    } else {
       problems.push({
         loc: ['body', 'sms_fallback'],
         msg: 'SMS fallback is not enabled for this account',

@@ -1,3 +1,4 @@
+import type { ProtectedSenderDirectory } from '@msg/auth';
 import type { RequestHandler } from 'express';
 import type { AgentStore } from '../agents/agent-store.js';
 import { agentForClient } from '../agents/client-agent.js';
@@ -18,6 +19,7 @@ export function sendMessage(
   agents: AgentStore,
   messages: MessageStore,
   settings: Pick<AccountSettingsStore, 'smsFallbackEnabled'>,
+  protectedSenders: Pick<ProtectedSenderDirectory, 'names'>,
   subscriptions?: Pick<SubscriptionStore, 'isUnsubscribed'>,
 ): RequestHandler<object, unknown, SendMessageRequest> {
   return async (req, res) => {
@@ -28,6 +30,8 @@ export function sendMessage(
     // Asked only when the send carries a fallback: the common send reads no settings.
     checkSendRules(body, {
       smsFallbackEnabled: fallback !== null && (await settings.smsFallbackEnabled(account.id)),
+      // The fallback's sender: one the account may use, as on the SMS interface (issue 23).
+      senders: { registered: account.senderIds, protectedNames: protectedSenders.names() },
     });
     const agent = await agentForClient(agents, body.agent_id, account.id, ['body', 'agent_id']);
     // Spec 6.3: an unsubscribe is honoured at once (400 RECIPIENT_UNSUBSCRIBED).

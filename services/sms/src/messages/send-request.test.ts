@@ -1,12 +1,15 @@
 import { ValidationError } from '@msg/http';
+import { protectedNames, type SenderRules } from '@msg/sms-text';
 import { describe, expect, it } from 'vitest';
 import { checkSendRequest } from './send-request.js';
 
 const valid = { to: '0701234567', message: 'Hej', from: 'Acme' };
+/** An account without registered sender ids; BankID is protected. */
+const open: SenderRules = { registered: [], protectedNames: protectedNames(['BankID']) };
 
-function problems(body: typeof valid & { callback_url?: string }) {
+function problems(body: typeof valid & { callback_url?: string }, senders = open) {
   try {
-    checkSendRequest(body);
+    checkSendRequest(body, senders);
     return [];
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
@@ -16,7 +19,7 @@ function problems(body: typeof valid & { callback_url?: string }) {
 
 describe('checkSendRequest', () => {
   it('when every rule holds, then the number is E.164 and encoding and parts are counted', () => {
-    expect(checkSendRequest({ ...valid, message: '€'.repeat(81) })).toEqual({
+    expect(checkSendRequest({ ...valid, message: '€'.repeat(81) }, open)).toEqual({
       to: '+46701234567',
       from: 'Acme',
       text: '€'.repeat(81),
@@ -26,9 +29,9 @@ describe('checkSendRequest', () => {
   });
 
   it('when a callback_url is given, then it is kept', () => {
-    expect(checkSendRequest({ ...valid, callback_url: 'https://x.example/cb' }).callbackUrl).toBe(
-      'https://x.example/cb',
-    );
+    expect(
+      checkSendRequest({ ...valid, callback_url: 'https://x.example/cb' }, open).callbackUrl,
+    ).toBe('https://x.example/cb');
   });
 
   it('when the callback_url matches the pattern but is no URL, then callback_url is refused', () => {
@@ -53,5 +56,16 @@ describe('checkSendRequest', () => {
       'body.from:alphanumeric_space_at_edge',
       'body.message:too_many_parts',
     ]);
+  });
+
+  it('when the account may not use the sender, then from is refused with the rule, beside the other problems', () => {
+    const acme: SenderRules = { ...open, registered: ['ACME'] };
+    expect(problems({ ...valid, from: 'BANKID', to: 'abc' }, acme)).toEqual([
+      'body.to:characters',
+      'body.from:not_registered',
+    ]);
+    expect(problems({ ...valid, from: 'B4NK ID' })).toEqual(['body.from:protected']);
+    expect(problems({ ...valid, from: '+46701234567' })).toEqual(['body.from:not_registered']);
+    expect(problems({ ...valid, from: 'acme' }, acme)).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import type { SmsEncoding } from '@msg/contracts';
 import type { components } from '@msg/contracts/sms';
 import { type ErrorDetail, isClientUrl, ValidationError } from '@msg/http';
 import { normalizeMsisdn } from '@msg/phone';
-import { checkLength, MAX_PARTS, validateSenderId } from '@msg/sms-text';
+import { checkLength, checkSenderPermission, MAX_PARTS, type SenderRules } from '@msg/sms-text';
 
 /** The sendSms body as the document types it (types, required fields and bounds already checked). */
 export type SendSmsBody = components['schemas']['SendSmsRequest'];
@@ -19,14 +19,15 @@ export interface AcceptedSms {
 }
 
 /**
- * Applies the rules JSON Schema cannot express (number normalising, sender id forms, parts in the
- * text's encoding). Every broken rule is reported at once, each naming its field and rule.
+ * Applies the rules JSON Schema cannot express (number normalising, the sender id's form and
+ * whether the account may use it, parts in the text's encoding). Every broken rule is reported at
+ * once, each naming its field and rule.
  */
-export function checkSendRequest(body: SendSmsBody): AcceptedSms {
+export function checkSendRequest(body: SendSmsBody, senders: SenderRules): AcceptedSms {
   const details: ErrorDetail[] = [];
   const to = normalizeMsisdn(body.to);
   if (!to.ok) details.push({ loc: ['body', 'to'], type: to.reason, msg: to.message });
-  const from = validateSenderId(body.from);
+  const from = checkSenderPermission({ sender: body.from, ...senders });
   if (!from.ok) details.push({ loc: ['body', 'from'], type: from.reason, msg: from.message });
   const length = checkLength(body.message);
   if (!length.ok) {
