@@ -71,7 +71,7 @@ describe('two embedded suites side by side', () => {
         retry: { limit: 0 },
       });
       const sent = await api.post<{ messageId: string }>('v1/sms/send', {
-        json: { to: '0701234567', from: 'SIDE', message: `from ${suite.name}` },
+        json: { to: '0701234567', from: 'ACME', message: `from ${suite.name}` },
       });
       expect(sent.statusCode).toBe(202);
       const delivered = await waitFor(async () => {
