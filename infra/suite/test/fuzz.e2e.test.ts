@@ -19,8 +19,9 @@ import { send } from './fuzz/send.js';
  * Every operation of every OpenAPI document in packages/contracts/openapi, fuzzed against the
  * embedded platform: requests generated from the operation's schemas (most valid, with the demo
  * account's credentials, the rest mutated: wrong types, hostile strings, broken bodies, parameter
- * and path tricks, forged credentials, odd methods; and one valid request with a trailing
- * slash). Never a 5xx, never a 2xx for what the schema or the credentials refuse, every error in
+ * and path tricks, forged credentials, odd methods; client URLs in every
+ * character class and private-address spelling, phone numbers too short or too long; and one valid
+ * request with a trailing slash). Never a 5xx, never a 2xx for what the schema or the credentials refuse, every error in
  * the media type and schema its document declares, and the platform healthy afterwards. A new operation in a document is fuzzed without new code.
  *
  * `pnpm test`: a fixed seed, 30 cases per operation. `pnpm fuzz`: FUZZ_SEED (`random` unless
@@ -59,6 +60,8 @@ describe(`fuzz of every documented operation (seed ${SEED}, ${RUNS} cases each)`
         SMSC_CONTROL_PORT: '0',
         EMBEDDED_DATA_DIR: 'memory',
         LOG_LEVEL: 'error',
+        // As in production: callbacks to addresses inside the network are refused on request.
+        CALLBACK_ALLOW_PRIVATE_TARGETS: 'false',
         DEMO_USERNAME: demo.username,
         DEMO_PASSWORD: demo.password,
         DEMO_API_KEY: demo.apiKey,

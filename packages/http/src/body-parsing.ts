@@ -10,8 +10,8 @@ export interface BodyParsingOptions {
 }
 
 /**
- * '/v1/batches/{batch_id}' → /^\/v1\/batches\/[^/]+\/?$/i: the paths Express routes to the
- * template's handler (non-strict, case-insensitive routing, its defaults), trailing slash included.
+ * '/v1/batches/{batch_id}' → /^\/v1\/batches\/[^/]+\/?$/: the paths Express routes to the
+ * template's handler (non-strict, case-sensitive routing: createService's), trailing slash included.
  * Narrower than the router, a raw route's body would be parsed before its handler reads the
  * stream, which then waits for data that never comes.
  */
@@ -20,7 +20,7 @@ export function pathTemplatePattern(template: string): RegExp {
     .split(/\{[^}]+\}/)
     .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
     .join('[^/]+');
-  return new RegExp(`^${pattern}/?$`, 'i');
+  return new RegExp(`^${pattern}/?$`);
 }
 
 /**

@@ -84,6 +84,9 @@ export interface ServiceOptions {
 export function createService(options: ServiceOptions): Express {
   const app = express();
   app.disable('x-powered-by');
+  // Paths are case-sensitive (RFC 3986 6.2.2.1, and every document here spells them in lower
+  // case): `/v1/lookup/SWEDEN/...` is an unknown path, not a second spelling of a level.
+  app.set('case sensitive routing', true);
   app.set('trust proxy', options.trustProxy ?? 'loopback');
 
   const registry = options.metrics ?? new Registry();

@@ -27,6 +27,8 @@ export {
 export {
   checkText,
   checkTextDeep,
+  JSON_LIMITS,
+  type JsonLimits,
   JsonRulesChecker,
   textProblem,
   utf8Check,

@@ -80,3 +80,47 @@ describe('checkTextDeep', () => {
     ).toEqual(['body', 'message']);
   });
 });
+
+describe('checkJsonBody bounds', () => {
+  const nested = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
+
+  it('when objects nest 32 levels deep, then the body passes; at 33, then 400 names depth', () => {
+    expect(() => checkJsonBody(bytes(nested(32)))).not.toThrow();
+    const err = refusal(() => checkJsonBody(bytes(nested(33))));
+    expect(err.details[0]).toMatchObject({ type: 'depth', loc: ['body', ...Array(32).fill('a')] });
+  });
+
+  it('when arrays nest 40,000 levels deep, then 400 names depth after one linear pass', () => {
+    const err = refusal(() => checkJsonBody(bytes(`${'['.repeat(40_000)}${']'.repeat(40_000)}`)));
+    expect(err.details[0]?.type).toBe('depth');
+    expect(err.details[0]?.loc).toHaveLength(33);
+  });
+
+  it('when an object has 1,001 members, then 400 names it and maxProperties; 1,000 pass', () => {
+    const object = (n: number) =>
+      `{"o":{${Array.from({ length: n }, (_, i) => `"k${i}":${i}`).join(',')}}}`;
+    expect(() => checkJsonBody(bytes(object(1_000)))).not.toThrow();
+    expect(refusal(() => checkJsonBody(bytes(object(1_001)))).details[0]).toMatchObject({
+      loc: ['body', 'o'],
+      type: 'maxProperties',
+    });
+  });
+
+  it('when an array has 10,001 entries, then 400 names it and maxItems; 10,000 pass', () => {
+    const array = (n: number) => `{"list":[${Array(n).fill(0).join(',')}]}`;
+    expect(() => checkJsonBody(bytes(array(10_000)))).not.toThrow();
+    expect(refusal(() => checkJsonBody(bytes(array(10_001)))).details[0]).toMatchObject({
+      loc: ['body', 'list'],
+      type: 'maxItems',
+    });
+  });
+
+  it('when the document holds more than 100,000 values, then 400 names the body and size', () => {
+    const row = `[${Array(1_000).fill(0).join(',')}]`;
+    const body = `[${Array(100).fill(row).join(',')}]`; // 1 + 100 + 100,000 values
+    expect(refusal(() => checkJsonBody(bytes(body))).details[0]).toMatchObject({
+      loc: ['body'],
+      type: 'size',
+    });
+  });
+});

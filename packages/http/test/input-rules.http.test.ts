@@ -38,6 +38,23 @@ describe('sendMessage (POST /v1/messages): input rules', () => {
     expect(received.length).toBe(before);
   });
 
+  it('when the body nests 40,000 objects (240 KB), then 400 names depth and the handler never runs', async () => {
+    const before = received.length;
+    const res = await post(`${'{"a":'.repeat(40_000)}1${'}'.repeat(40_000)}`);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: [
+        {
+          loc: ['body', ...Array(32).fill('a')],
+          type: 'depth',
+          msg: 'must not nest objects and arrays more than 32 levels deep',
+        },
+      ],
+    });
+    expect(received.length).toBe(before);
+  });
+
   it('when the bytes are not UTF-8, then 400 MALFORMED_REQUEST, not a silent U+FFFD', async () => {
     const body = Buffer.concat([
       Buffer.from('{"to":"+46701234567","message":"'),

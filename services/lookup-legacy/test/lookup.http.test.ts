@@ -300,6 +300,15 @@ describe('paths and methods', () => {
     expect(res.body).toMatchObject({ code: 'NOT_FOUND', message: expect.any(String) });
   });
 
+  it('when the level is written in capitals (SWEDEN, Basic), then 404: paths are case-sensitive', async () => {
+    for (const level of ['SWEDEN', 'Basic', 'ADVANCED']) {
+      const res = await lookup.get(acct, `/v1/lookup/${level}/${MOBILE}`);
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({ code: 'NOT_FOUND' });
+    }
+    expect((await lookup.get(acct, `/V1/lookup/basic/${MOBILE}`)).status).toBe(404);
+  });
+
   it('when the path is unknown, then 404', async () => {
     expect((await lookup.get(acct, '/v1/lookup')).status).toBe(404);
   });

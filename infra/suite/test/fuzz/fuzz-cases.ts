@@ -1,9 +1,12 @@
 import { gzipSync } from 'node:zlib';
+import { E164_DIGITS_PATTERN_SOURCE, E164_PATTERN_SOURCE } from '@msg/phone/e164';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc, { type Arbitrary } from 'fast-check';
 import {
+  BAD_NUMBERS,
   BROKEN_BODIES,
   forgedCredentials,
+  HOSTILE_URLS,
   memberPaths,
   NASTY_NUMBERS,
   NASTY_STRINGS,
@@ -72,6 +75,8 @@ const MUTATIONS = [
   'forged credentials',
   'odd method',
   'path trick',
+  'hostile URL',
+  'bad number',
 ] as const;
 type Mutation = (typeof MUTATIONS)[number];
 
@@ -126,6 +131,8 @@ export function requestsFor(
       broken: BROKEN_BODIES,
       trick: fc.constantFrom(...PATH_TRICKS, ...NASTY_NUMBERS.map(encodeURIComponent)),
       forged: forgedCredentials(),
+      url: fc.constantFrom(...HOSTILE_URLS),
+      number: fc.constantFrom(...BAD_NUMBERS),
       method: fc.constantFrom(...(otherMethods.length > 0 ? otherMethods : ['PUT'])),
       pick: fc.nat(),
     })
@@ -141,8 +148,10 @@ function build(
     body: unknown;
     wrong: unknown;
     nasty: string;
-    broken: { label: string; bytes: Buffer };
+    broken: { label: string; bytes: Buffer; bounded?: true };
     trick: string;
+    url: string;
+    number: string;
     forged: { label: string; headers: Record<string, string> };
     method: string;
     pick: number;
@@ -194,6 +203,15 @@ function build(
       schemaRefuses ||= !paramAdmits(tricked, decoded);
     }
     label = `parameter trick: ${tricked.name}=${g.trick.slice(0, 40)}`;
+  }
+  const numberParams = op.parameters.filter(
+    (p) => p.in !== 'header' && isPhoneLike(p.name, p.schema),
+  );
+  const numberParam = numberParams[g.pick % Math.max(1, numberParams.length)];
+  if (mutation === 'bad number' && numberParam && !memberPathsWhere(op, isPhoneLike).length) {
+    texts.set(numberParam, g.number);
+    schemaRefuses ||= !paramAdmits(numberParam, g.number);
+    label = `bad number: ${numberParam.name}=${g.number}`;
   }
   for (const p of op.parameters) {
     const text = texts.get(p);
@@ -258,6 +276,24 @@ function build(
       value = replaceAt(value, at ?? [], g.nasty);
       label = `nasty string in body at ${JSON.stringify(at)}: ${JSON.stringify(g.nasty).slice(0, 40)}`;
     }
+    if (mutation === 'hostile URL') {
+      const urls = memberPathsWhere(op, isClientUrlMember);
+      const at = urls[g.pick % Math.max(1, urls.length)];
+      if (at) {
+        value = replaceAt(value, at, g.url);
+        // Every client URL is one rule (RFC 3986 text, no address inside our network).
+        schemaRefuses = true;
+        label = `hostile URL at ${JSON.stringify(at)}: ${JSON.stringify(g.url)}`;
+      }
+    }
+    if (mutation === 'bad number') {
+      const numbers = memberPathsWhere(op, isPhoneLike);
+      const at = numbers[g.pick % Math.max(1, numbers.length)];
+      if (at) {
+        value = replaceAt(value, at, g.number);
+        label = `bad number at ${JSON.stringify(at)}: ${g.number}`;
+      }
+    }
     let bytes: Buffer = Buffer.from(JSON.stringify(value) ?? '');
     let parsed: { ok: boolean; value?: unknown } = { ok: true, value };
     if (mutation === 'broken body') {
@@ -269,7 +305,10 @@ function build(
         parsed = { ok: false };
       }
     }
-    schemaRefuses ||= !parsed.ok || !validates(bodySchema, parsed.value);
+    schemaRefuses ||=
+      !parsed.ok ||
+      !validates(bodySchema, parsed.value) ||
+      Boolean(mutation === 'broken body' && g.broken.bounded);
     body = encodeBody(op, bytes, headers);
   }
   return {
@@ -295,6 +334,54 @@ export function trailingSlashed(requests: FuzzRequest[]): FuzzRequest[] {
   const [path = '', query] = plain.path.split(/\?(.*)/s);
   const slashed = `${path}/${query === undefined ? '' : `?${query}`}`;
   return [{ ...plain, path: slashed, mutation: 'trailing slash' }];
+}
+
+/** A member the client gives a URL to call back in (declared `format: callback-url`). */
+function isClientUrlMember(_name: string, schema: Schema): boolean {
+  return schema.format === 'callback-url';
+}
+
+/** A member or parameter holding a phone number: by its E.164 pattern, or by its name. */
+function isPhoneLike(name: string, schema: Schema): boolean {
+  if (schema.pattern === E164_PATTERN_SOURCE || schema.pattern === E164_DIGITS_PATTERN_SOURCE) {
+    return true;
+  }
+  return /^(to|msisdn|phone_?number|number)$/i.test(name) && schemaTypes(schema).includes('string');
+}
+
+function schemaTypes(schema: Schema): string[] {
+  return Array.isArray(schema.type) ? (schema.type as string[]) : [String(schema.type)];
+}
+
+const memberPathCache = new WeakMap<Operation, Map<unknown, (string | number)[][]>>();
+
+/** Paths (arrays through their first entry) to the body members `where` picks, 6 levels deep. */
+function memberPathsWhere(
+  op: Operation,
+  where: (name: string, schema: Schema) => boolean,
+): (string | number)[][] {
+  const cached = memberPathCache.get(op)?.get(where);
+  if (cached) return cached;
+  const found: (string | number)[][] = [];
+  const walk = (schema: Schema | undefined, at: (string | number)[]) => {
+    if (!schema || at.length > 6) return;
+    for (const part of [schema.allOf, schema.oneOf, schema.anyOf]) {
+      if (Array.isArray(part)) for (const s of part as Schema[]) walk(s, at);
+    }
+    if (schema.items) walk(schema.items as Schema, [...at, 0]);
+    for (const [name, property] of Object.entries(
+      (schema.properties ?? {}) as Record<string, Schema>,
+    )) {
+      if (where(name, property)) found.push([...at, name]);
+      else walk(property, [...at, name]);
+    }
+  };
+  walk(op.body?.content['application/json'], []);
+  const unique = [...new Map(found.map((path) => [JSON.stringify(path), path])).values()];
+  const forOp = memberPathCache.get(op) ?? new Map();
+  forOp.set(where, unique);
+  memberPathCache.set(op, forOp);
+  return unique;
 }
 
 function pathValue(value: unknown, path: (string | number)[]): unknown {

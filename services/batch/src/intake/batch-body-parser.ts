@@ -1,4 +1,10 @@
-import { JsonRulesChecker, MalformedRequestError, utf8Check, ValidationError } from '@msg/http';
+import {
+  JSON_LIMITS,
+  JsonRulesChecker,
+  MalformedRequestError,
+  utf8Check,
+  ValidationError,
+} from '@msg/http';
 import { type ParsedTokenInfo, Tokenizer, TokenParser, TokenType } from '@streamparser/json';
 import { HEADER_MEMBERS, type HeaderMember } from './header-rules.js';
 
@@ -38,7 +44,14 @@ export class BatchBodyParser {
     keepStack: false,
   });
   private readonly frames: Frame[] = [];
-  private readonly rules = new JsonRulesChecker();
+  // The bounds of every JSON body but two: a batch lists up to 1,000,000 recipients (counted
+  // against the account's limit by receive-batch) and is streamed, never held, so its entries
+  // and values are bounded by the body limit; its depth and members keep the usual bound.
+  private readonly rules = new JsonRulesChecker(['body'], {
+    ...JSON_LIMITS,
+    entries: Number.POSITIVE_INFINITY,
+    values: Number.POSITIVE_INFINITY,
+  });
   private readonly utf8 = utf8Check();
   private member: { key: HeaderMember; parser: TokenParser } | undefined;
   private readonly members = new Set<HeaderMember>();
