@@ -161,6 +161,8 @@ export async function startSuite(
     const numbersInternalToken = secret();
     /** Bearer token of the reply-path service's internal send API (legacy reply-path service). */
     const replypathInternalToken = secret();
+    /** Bearer token of the notifier's internal signing API (the RCS webhook test event). */
+    const notifierInternalToken = secret();
     /** Bearer token of admin's billing API: the sending services debit prepaid accounts with it. */
     const billingInternalToken = secret();
     const adminUrl = await serve(
@@ -189,6 +191,7 @@ export async function startSuite(
       loadNotifierConfig({
         ...common,
         CALLBACK_SECRETS_KEY: await callbackSecretsKey(config),
+        NOTIFIER_INTERNAL_TOKEN: notifierInternalToken,
         // The embedded suite is a developer's machine: callbacks to localhost are the point.
         CALLBACK_ALLOW_PRIVATE_TARGETS: String(config.CALLBACK_ALLOW_PRIVATE_TARGETS),
       }),
@@ -301,6 +304,9 @@ export async function startSuite(
         RCS_CREDENTIALS_KEY: config.RCS_CREDENTIALS_KEY ?? randomBytes(32).toString('hex'),
         // The webhook test operation reaches what the notifier reaches (local receivers).
         RCS_WEBHOOK_ALLOW_PRIVATE_TARGETS: String(config.CALLBACK_ALLOW_PRIVATE_TARGETS),
+        // The notifier signs the webhook test event with the account's callback secret.
+        NOTIFIER_URL: notifierUrl,
+        NOTIFIER_INTERNAL_TOKEN: notifierInternalToken,
       }),
     );
 

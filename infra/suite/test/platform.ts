@@ -492,6 +492,9 @@ function addAdminAndNotifier(
   return { admin, notifier: addNotifier(group, notifierPort) };
 }
 
+/** The notifier's internal token of the run: rcs has its webhook test event signed with it. */
+const NOTIFIER_INTERNAL_TOKEN = randomBytes(24).toString('hex');
+
 /**
  * A notifier on a consumer group of its own that may call local receivers, its accounts' signing
  * secrets sealed with a key of the run (served to the accounts through the gateway's
@@ -505,6 +508,7 @@ function addNotifier(group: ProcessGroup, port: number): ManagedProcess {
       NOTIFIER_CONSUMER_GROUP: `notifier-e2e-${randomBytes(4).toString('hex')}`,
       CALLBACK_ALLOW_PRIVATE_TARGETS: 'true',
       CALLBACK_SECRETS_KEY: randomBytes(32).toString('hex'),
+      NOTIFIER_INTERNAL_TOKEN,
     },
   });
 }
@@ -601,6 +605,8 @@ export async function startRcsProcesses(): Promise<RcsPlatform> {
         RCS_WEBHOOK_CONSUMER_GROUP: `rcs-webhooks-e2e-${run}`,
         RCS_DELIVERY_CONSUMER_GROUP: `rcs-delivery-e2e-${run}`,
         RCS_SMS_STATUS_CONSUMER_GROUP: `rcs-sms-status-e2e-${run}`,
+        NOTIFIER_URL: notifier.url,
+        NOTIFIER_INTERNAL_TOKEN,
       },
     });
     const gateway = group.add('gateway', {

@@ -27,7 +27,7 @@ export type OpenApiDocumentName = (typeof OPENAPI_DOCUMENTS)[number];
  * (operators', or another service's), never routed by the gateway, published by the admin
  * service only. A service with both validates against the two together (readServiceDocument).
  */
-export const INTERNAL_DOCUMENTS = ['admin', 'numbers', 'rcs', 'replypath'] as const;
+export const INTERNAL_DOCUMENTS = ['admin', 'notifier', 'numbers', 'rcs', 'replypath'] as const;
 export type InternalDocumentName = (typeof INTERNAL_DOCUMENTS)[number];
 
 // Resolved from this module, so it works from src/ (tests) and from dist/: openapi/ ships beside both.

@@ -19,6 +19,8 @@ const SERVICES = [
     name,
     openapiPath: openapiDocumentPath(name),
     ...(isInternalDocumentName(name) && { internalOpenapiPath: internalDocumentPath(name) }),
+    // The notifier serves the callbacks interface and its own internal document.
+    ...(name === 'callbacks' && { internalOpenapiPath: internalDocumentPath('notifier') }),
   })),
   { name: 'admin', openapiPath: internalDocumentPath('admin') },
 ];

@@ -1,10 +1,11 @@
-import { openapiDocumentPath } from '@msg/contracts';
+import { internalDocumentPath, openapiDocumentPath } from '@msg/contracts';
 import { createService, jsonErrorFormat, type ReadinessCheck } from '@msg/http';
 import type { Logger } from '@msg/logger';
 import type { RequestHandler } from 'express';
 import type { Registry } from 'prom-client';
 import { getCallbackSigningSecret } from './operations/getCallbackSigningSecret.js';
 import { rotateCallbackSigningSecret } from './operations/rotateCallbackSigningSecret.js';
+import { signCallback } from './operations/signCallback.js';
 import type { SigningSecretStore } from './signing/signing-secrets.js';
 
 export interface NotifierAppDeps {
@@ -13,6 +14,8 @@ export interface NotifierAppDeps {
   secretGraceMs: number;
   /** The document's basicAuth: authentication, account guards and rate limit (service.ts). */
   basicAuth: RequestHandler;
+  /** The internal document's internalBearer: NOTIFIER_INTERNAL_TOKEN (requireServiceToken). */
+  internalBearer: RequestHandler;
   logger: Logger;
   metrics?: Registry;
   readiness: ReadinessCheck[];
@@ -20,31 +23,34 @@ export interface NotifierAppDeps {
   validateResponses?: boolean;
 }
 
-/** A rotation body is one optional integer. */
-const BODY_LIMIT = '1kb';
+/** A rotation body is one optional integer; a body to sign is at most 16 KiB of text, escaped. */
+const BODY_LIMIT = '128kb';
 
 /**
  * The notifier's HTTP app: the callback signing interface (packages/contracts/openapi/
- * callbacks.yaml) beside /healthz, /readyz and /metrics. Never listens.
+ * callbacks.yaml) and the internal signing of callbacks other services send themselves
+ * (openapi/internal/notifier.yaml) beside /healthz, /readyz and /metrics. Never listens.
  */
 export function createApp(deps: NotifierAppDeps) {
   return createService({
     name: 'notifier',
     logger: deps.logger,
     openapiPath: openapiDocumentPath('callbacks'),
+    internalOpenapiPath: internalDocumentPath('notifier'),
     errorFormat: jsonErrorFormat,
     bodyLimit: BODY_LIMIT,
     readiness: deps.readiness,
     ...(deps.metrics && { metrics: deps.metrics }),
     ...(deps.trustProxy && { trustProxy: deps.trustProxy }),
     ...(deps.validateResponses !== undefined && { validateResponses: deps.validateResponses }),
-    authenticators: { basicAuth: deps.basicAuth },
+    authenticators: { basicAuth: deps.basicAuth, internalBearer: deps.internalBearer },
     routes: (app) => {
       app.get('/v1/callbacks/signing-secret', getCallbackSigningSecret(deps.secrets));
       app.post(
         '/v1/callbacks/signing-secret/rotate',
         rotateCallbackSigningSecret(deps.secrets, deps.secretGraceMs),
       );
+      app.post('/internal/v1/signatures', signCallback(deps.secrets));
     },
   });
 }

@@ -5,6 +5,7 @@ import {
   durationMs,
   int,
   loadConfig,
+  secret,
   serviceSettings,
   trustSettings,
   z,
@@ -39,6 +40,11 @@ export const notifierSettings = z.object({
     .refine((ms) => ms <= MAX_SECRET_GRACE_MS, 'at most 7 days (168h)')
     .describe(
       'How long a rotated signing secret keeps signing beside the new one when the rotation names no period (at most 7 days).',
+    ),
+  NOTIFIER_INTERNAL_TOKEN: secret()
+    .optional()
+    .describe(
+      'Bearer token of POST /internal/v1/signatures (services that send a callback themselves: the RCS webhook test); unset: refused (401)',
     ),
   NOTIFIER_POLL_MS: int({ min: 10, max: 60_000, default: 250 }).describe(
     'Pause between looks for due callbacks (and outbox rows) when idle, in milliseconds.',

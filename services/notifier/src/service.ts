@@ -6,6 +6,7 @@ import {
   createSecretBox,
   parseSecretBoxKey,
   RATE_LIMIT_MIGRATIONS_DIR,
+  requireServiceToken,
 } from '@msg/auth';
 import { OUTBOX_MIGRATIONS_DIR } from '@msg/bus';
 import { Topics } from '@msg/contracts';
@@ -28,8 +29,8 @@ const LEASE_MARGIN_MS = 30_000;
  * The notifier: its schema, topics and the account directory before it serves; once it listens,
  * the outbox relay of callbacks.dlq.v1 (drained at shutdown), the delivery loop and the consumers
  * of callbacks.v1 and batch.events.v1. Every callback is signed with its account's secret; the
- * app serves the accounts' callback signing interface (get, rotate) beside /healthz, /readyz and
- * /metrics.
+ * app serves the accounts' callback signing interface (get, rotate) and the internal signing of
+ * callbacks other services send themselves beside /healthz, /readyz and /metrics.
  */
 export const notifierService = defineService({
   name: 'notifier',
@@ -98,6 +99,10 @@ export const notifierService = defineService({
         realm: 'Callbacks',
         bucket: 'callbacks',
         limiter: createPostgresRateLimiter({ pool, schema: NOTIFIER_SCHEMA }),
+      }),
+      internalBearer: requireServiceToken(config.NOTIFIER_INTERNAL_TOKEN, {
+        realm: 'notifier-internal',
+        message: 'Missing or invalid token',
       }),
       logger,
       metrics: kit.metrics,

@@ -1,4 +1,6 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createServer, type RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createSecretBox, generateApiKey, hashSecret, parseSecretBoxKey } from '@msg/auth';
 import {
   type AccountState,
@@ -7,6 +9,7 @@ import {
   type RcsWebhookEvent,
   Topics,
 } from '@msg/contracts';
+import { loadNotifierConfig, type Notifier, startNotifier } from '@msg/notifier';
 import { type RbmSimulator, startRbmSimulator } from '@msg/rbm-simulator';
 import {
   accountState,
@@ -24,6 +27,24 @@ import { startRcsService } from '../src/service.js';
 export const ADMIN_TOKEN = 'rcs-admin-token-for-tests';
 export const API_KEY = generateApiKey();
 export const CREDENTIALS_KEY = randomBytes(32).toString('hex');
+export const NOTIFIER_TOKEN = 'notifier-internal-token-for-tests';
+
+/**
+ * NOTIFIER_URL of the service under test: 503 until a test starts the real notifier on the same
+ * database and bus (startNotifier), which then answers there.
+ */
+async function startNotifierAddress() {
+  let listener: RequestListener = (_req, res) => void res.writeHead(503).end();
+  const server = createServer((req, res) => listener(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    serve: (app: RequestListener) => {
+      listener = app;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
 
 /** The RBM service account of the test agents: a fresh RSA key, as the RBM console issues one. */
 export const SERVICE_ACCOUNT = {
@@ -63,10 +84,14 @@ export async function startTestRcs(options: TestOptions = {}) {
   let rbm = await startTestRbm();
   const runtime = await startTestRuntime({ service: 'rcs' });
   const { bus, pool } = runtime;
+  const notifierAddress = await startNotifierAddress();
+  let notifier: Notifier | undefined;
   const service = await startRcsService(
     loadRcsConfig({
       LOG_LEVEL: 'error',
       NODE_ENV: 'test',
+      NOTIFIER_URL: notifierAddress.url,
+      NOTIFIER_INTERNAL_TOKEN: NOTIFIER_TOKEN,
       RCS_ADMIN_TOKEN: ADMIN_TOKEN,
       RCS_CREDENTIALS_KEY: CREDENTIALS_KEY,
       RCS_RBM_BASE_URL: rbm.url,
@@ -223,7 +248,27 @@ export async function startTestRcs(options: TestOptions = {}) {
       return (found?.value.payload as RcsDomainEvent | undefined)?.event as RcsWebhookEvent;
     },
 
+    /**
+     * The notifier on the service's database and bus (callbacks.v1), answering at NOTIFIER_URL;
+     * stopped with the service.
+     */
+    async startNotifier(env: Record<string, string> = {}): Promise<Notifier> {
+      notifier = await startNotifier(
+        loadNotifierConfig({
+          LOG_LEVEL: 'error',
+          CALLBACK_SECRETS_KEY: randomBytes(32).toString('hex'),
+          NOTIFIER_INTERNAL_TOKEN: NOTIFIER_TOKEN,
+          ...env,
+        }),
+        runtime,
+      );
+      notifierAddress.serve(notifier.app);
+      return notifier;
+    },
+
     async stop() {
+      await notifier?.stop();
+      await notifierAddress.close();
       await recorder.stop();
       await service.stop();
       await runtime.stop();

@@ -7,7 +7,7 @@ import {
   type RcsDomainEvent,
   Topics,
 } from '@msg/contracts';
-import { loadNotifierConfig, type Notifier, startNotifier } from '@msg/notifier';
+import type { Notifier } from '@msg/notifier';
 import {
   type CallbackReceiver,
   eventually,
@@ -36,18 +36,17 @@ describe('RCS event fan-out to webhooks (spec 4.5 rule 4, 5 rule 4, 6.3)', () =>
   const receivers: CallbackReceiver[] = [];
 
   beforeAll(async () => {
-    rcs = await startTestRcs({ perMinute: 100_000 });
-    notifier = await startNotifier(
-      loadNotifierConfig({
-        LOG_LEVEL: 'error',
-        CALLBACK_SECRETS_KEY: randomBytes(32).toString('hex'),
-        CALLBACK_ALLOWED_HOSTS: '127.0.0.1',
-        CALLBACK_RETRY_BASE: '40ms',
-        CALLBACK_RETRY_MAX: '150ms',
-        NOTIFIER_POLL_MS: '20',
-      }),
-      rcs.runtime,
-    );
+    // The test operation calls 127.0.0.1 receivers itself.
+    rcs = await startTestRcs({
+      perMinute: 100_000,
+      env: { RCS_WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+    });
+    notifier = await rcs.startNotifier({
+      CALLBACK_ALLOWED_HOSTS: '127.0.0.1',
+      CALLBACK_RETRY_BASE: '40ms',
+      CALLBACK_RETRY_MAX: '150ms',
+      NOTIFIER_POLL_MS: '20',
+    });
     const passwordHash = await hashSecret(PASSWORD);
     owner = await rcs.publishAccount(rcs.account({ passwordHash }));
     partner = await rcs.publishAccount(rcs.account({ passwordHash }));
@@ -73,7 +72,6 @@ describe('RCS event fan-out to webhooks (spec 4.5 rule 4, 5 rule 4, 6.3)', () =>
   }
 
   afterAll(async () => {
-    await notifier?.stop();
     for (const receiver of receivers) await receiver.close();
     await rcs?.stop();
   });
@@ -204,5 +202,23 @@ describe('RCS event fan-out to webhooks (spec 4.5 rule 4, 5 rule 4, 6.3)', () =>
     const event = await publish(agent, 'test.rcs.out.delivered');
     await eventually(async () => target.target.received.length >= 1 || undefined, 'webhook called');
     expect(JSON.parse(target.target.received[0]?.body ?? '').event_id).toBe(event.event.event_id);
+  });
+  it("when the webhook test operation runs, then the test event carries X-Webhook-Signature with the webhook's secret and the Standard Webhooks signature with its creator's callback secret (issue 23 item 4)", async () => {
+    const agent = 'fanout-agent-test-event';
+    await rcs.agent(agent, [owner, partner]);
+    const webhook = await hook(agent, {});
+    const res = await rcs
+      .raw()
+      .post(`/v1/webhooks/${webhook.id}/test`)
+      .set('x-api-key', API_KEY)
+      .set('x-client-id', partner.name);
+    expect(res.status).toBe(200);
+    expect(res.body.success).toBe(true);
+    const [received] = webhook.target.received;
+    if (!received) throw new Error('the test event did not arrive');
+    expect(signatureValid(webhook.secret, received)).toBe(true);
+    expect(received.headers['webhook-id']).toEqual(expect.any(String));
+    expect(standardSignatureValid(await signingSecretOf(owner), received)).toBe(true);
+    expect(standardSignatureValid(await signingSecretOf(partner), received)).toBe(false);
   });
 });

@@ -20,6 +20,8 @@ describe('RCS webhooks (spec 2.5 webhook configuration, 4.5 rules 3-7, 5 rules 4
       // Tests deliver to 127.0.0.1; a short deadline stands in for the 10 s one.
       env: { RCS_WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', RCS_WEBHOOK_TIMEOUT_MS: '500' },
     });
+    // The notifier signs the test event (Standard Webhooks) with the owner's callback secret.
+    await rcs.startNotifier();
     owner = await rcs.publishAccount(rcs.account());
     stranger = await rcs.publishAccount(rcs.account());
   });
@@ -331,6 +333,11 @@ describe('RCS webhooks (spec 2.5 webhook configuration, 4.5 rules 3-7, 5 rules 4
         });
         const [got] = target.received;
         expect(got && signatureValid(hook.webhook_secret, got)).toBe(true);
+        expect(got?.headers).toMatchObject({
+          'webhook-id': expect.any(String),
+          'webhook-timestamp': expect.stringMatching(/^\d+$/),
+          'webhook-signature': expect.stringMatching(/^v1,/),
+        });
         expect(got?.headers['content-type']).toBe('application/json');
         expect(JSON.parse(got?.body ?? '')).toEqual({
           event_type: 'webhook.test',

@@ -16,7 +16,12 @@ const DOCUMENTS: [string, OpenApiDocument][] = [
     name,
     readServiceDocument(
       openapiDocumentPath(name),
-      isInternalDocumentName(name) ? internalDocumentPath(name) : undefined,
+      isInternalDocumentName(name)
+        ? internalDocumentPath(name)
+        : // The notifier serves the callbacks interface and its own internal document.
+          name === 'callbacks'
+          ? internalDocumentPath('notifier')
+          : undefined,
     ),
   ]),
   ['admin', readOpenApiDocument(internalDocumentPath('admin'))],
@@ -41,6 +46,9 @@ const EXEMPT = [
   // Rotating the callback signing secret answers the new secret (kept out of the replay store,
   // like every answer carrying a secret); a retried rotation leaves a valid current secret.
   'callbacks POST /v1/callbacks/signing-secret/rotate',
+  // A signature is made for one attempt (a new webhook-id and timestamp each time): a retried
+  // call simply signs again.
+  'callbacks POST /internal/v1/signatures',
   // rcs. RBM's push is deduplicated by the push's own message id (RBM sends no key); adding a
   // tester is idempotent by (agent_id, phone_number) (again: 200, current status); creating a
   // webhook and regenerating its secret answer a secret; disable, enable and test repeat

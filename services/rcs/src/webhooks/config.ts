@@ -1,4 +1,4 @@
-import { bool, csv, durationMs, int, z } from '@msg/config';
+import { bool, csv, durationMs, int, secret, url, z } from '@msg/config';
 
 /** Settings of the webhooks (merged into the service's settings by config.ts). */
 export const webhookSettingsShape = {
@@ -16,6 +16,12 @@ export const webhookSettingsShape = {
     .describe(
       'Hosts the test operation calls whatever they resolve to (trusted internal receivers).',
     ),
+  NOTIFIER_URL: url({ protocols: ['http:', 'https:'] }).describe(
+    "Base URL of the notifier (its internal address, /internal/v1/signatures): it signs the webhook test event with the account's Standard Webhooks secret",
+  ),
+  NOTIFIER_INTERNAL_TOKEN: secret().describe(
+    'Bearer token of the notifier internal API (its NOTIFIER_INTERNAL_TOKEN)',
+  ),
   RCS_WEBHOOK_CONSUMER_GROUP: z
     .string()
     .min(1)
@@ -28,5 +34,7 @@ export interface WebhookSettings {
   RCS_WEBHOOK_RETRY_HORIZON: number;
   RCS_WEBHOOK_ALLOW_PRIVATE_TARGETS: boolean;
   RCS_WEBHOOK_ALLOWED_HOSTS?: string[] | undefined;
+  NOTIFIER_URL: string;
+  NOTIFIER_INTERNAL_TOKEN: string;
   RCS_WEBHOOK_CONSUMER_GROUP: string;
 }

@@ -4,6 +4,7 @@ import type { DatabaseContext } from '@msg/service-kit';
 import type { Express } from 'express';
 import type { WebhookSettings } from './config.js';
 import { subscribeWebhookFanOut } from './fan-out.js';
+import { createNotifierSignatures } from './notifier-signatures.js';
 import { mountWebhookRoutes } from './routes.js';
 import { createWebhookStore } from './store.js';
 import { createWebhookTester } from './test-delivery.js';
@@ -22,7 +23,13 @@ export function startWebhooks(
   kit: DatabaseContext,
 ): (app: Express) => void {
   const store = box ? createWebhookStore(kit.pool, box) : undefined;
-  const tester = createWebhookTester(settings, kit.logger);
+  const signatures = createNotifierSignatures({
+    baseUrl: settings.NOTIFIER_URL,
+    token: settings.NOTIFIER_INTERNAL_TOKEN,
+    timeoutMs: settings.RCS_WEBHOOK_TIMEOUT_MS,
+    logger: kit.logger,
+  });
+  const tester = createWebhookTester(settings, signatures, kit.logger);
   kit.onStop('webhook-tester', () => tester.close());
   if (store) {
     kit.afterListen('webhook-fan-out', () =>

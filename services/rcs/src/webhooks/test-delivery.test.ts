@@ -14,12 +14,27 @@ describe('webhook test operation target guard', () => {
           RCS_WEBHOOK_TIMEOUT_MS: 500,
           RCS_WEBHOOK_RETRY_HORIZON: 60_000,
           RCS_WEBHOOK_ALLOW_PRIVATE_TARGETS: false,
+          NOTIFIER_URL: 'http://notifier',
+          NOTIFIER_INTERNAL_TOKEN: 't',
           RCS_WEBHOOK_CONSUMER_GROUP:
             webhookSettingsShape.RCS_WEBHOOK_CONSUMER_GROUP.parse(undefined),
         },
+        {
+          sign: async () => ({
+            'webhook-id': 'i',
+            'webhook-timestamp': '1',
+            'webhook-signature': 's',
+          }),
+        },
         logger,
       );
-      const result = await tester.test({ id: 'w1', agent_id: 'a1', webhook_url: url, secret: 's' });
+      const result = await tester.test({
+        id: 'w1',
+        agent_id: 'a1',
+        webhook_url: url,
+        secret: 's',
+        account_id: 'acc1',
+      });
       tester.close();
       expect(result).toMatchObject({
         success: false,
