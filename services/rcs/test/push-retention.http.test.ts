@@ -12,8 +12,10 @@ describe('handled RBM pushes are forgotten after their retention', () => {
   });
 
   it('when pushes are older than the retention, then only they are deleted, in batches', async () => {
-    const now = new Date('2026-11-24T12:00:00Z');
+    // A month ahead of the clock: the service's own purge (real time) must not touch these rows
+    // while the test runs, or a fixed date would turn the test into a time bomb.
     const day = 24 * 3_600_000;
+    const now = new Date(Date.now() + 30 * day);
     await rcs.pool.query(
       `INSERT INTO "rcs"."rbm_pushes" ("push_id", "received_at")
        SELECT 'old-' || i, $1::timestamptz FROM generate_series(1, 5) i
