@@ -71,6 +71,7 @@ export const adminService = defineService({
       metrics: kit.metrics,
       readiness: kit.readiness,
       trustProxy: config.TRUSTED_PROXIES,
+      clientUrls: { allowPrivateTargets: config.CALLBACK_ALLOW_PRIVATE_TARGETS },
     });
     return { app };
   },

@@ -54,6 +54,8 @@ export function createApp(deps: BatchAppDeps) {
     ...(deps.metrics && { metrics: deps.metrics }),
     ...(deps.trustProxy && { trustProxy: deps.trustProxy }),
     ...(deps.validateResponses !== undefined && { validateResponses: deps.validateResponses }),
+    // batch_event_callback_url: private hosts refused unless CALLBACK_ALLOW_PRIVATE_TARGETS.
+    clientUrls: { allowPrivateTargets: deps.intake.CALLBACK_ALLOW_PRIVATE_TARGETS },
     authenticators: { bearerAuth: deps.bearer },
     idempotency: { store: deps.idempotencyStore, scope: (req) => req.account?.id },
     rawBodyPaths: ['/v1/batches'],

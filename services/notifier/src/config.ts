@@ -1,6 +1,6 @@
 import { secretBoxKeySetting } from '@msg/auth';
 import {
-  bool,
+  callbackTargetSettings,
   csv,
   durationMs,
   int,
@@ -27,9 +27,7 @@ export const notifierSettings = z.object({
     'Upper bound of the first retry delay; each later one doubles it (full jitter).',
   ),
   CALLBACK_RETRY_MAX: durationMs('10m').describe('Longest delay between two attempts.'),
-  CALLBACK_ALLOW_PRIVATE_TARGETS: bool(false).describe(
-    'Deliver to loopback, private, link-local, unique-local and multicast addresses (development only).',
-  ),
+  ...callbackTargetSettings.shape,
   CALLBACK_ALLOWED_HOSTS: csv()
     .optional()
     .describe('Host names delivered to whatever they resolve to (trusted internal receivers).'),

@@ -13,7 +13,10 @@ export interface CreateBatchDeps {
   /** The operator's protected sender names (the kit's protectedSenders()), for `sender_id`. */
   protectedSenders: Pick<ProtectedSenderDirectory, 'names'>;
   limiter: RequestRateLimiter;
-  config: Pick<BatchConfig, 'BATCH_MAX_BODY_BYTES' | 'BATCH_MAX_INFLATED_BYTES'>;
+  config: Pick<
+    BatchConfig,
+    'BATCH_MAX_BODY_BYTES' | 'BATCH_MAX_INFLATED_BYTES' | 'CALLBACK_ALLOW_PRIVATE_TARGETS'
+  >;
   logger?: Logger;
 }
 
@@ -39,6 +42,7 @@ export function createBatch({
     maxBodyBytes: config.BATCH_MAX_BODY_BYTES,
     maxInflatedBytes: config.BATCH_MAX_INFLATED_BYTES,
   };
+  const clientUrls = { allowPrivateTargets: config.CALLBACK_ALLOW_PRIVATE_TARGETS };
   return async (req, res) => {
     try {
       // Account standing (403) and the account's request rate were checked by the bearerAuth
@@ -58,6 +62,7 @@ export function createBatch({
         accountId: account.id,
         accountMaxRecipients: account.batchMaxRecipients,
         senders: { registered: account.senderIds, protectedNames: protectedSenders.names() },
+        clientUrls,
         traceId: req.requestId,
       });
       (req.log ?? logger)?.info('batch created', {

@@ -9,7 +9,7 @@ export const webhookSettingsShape = {
     'How long the notifier retries an event delivery (exponential backoff) before dead-lettering it (spec 6.3: several minutes).',
   ),
   RCS_WEBHOOK_ALLOW_PRIVATE_TARGETS: bool(false).describe(
-    'Let the test operation call loopback, private and link-local addresses (development only; the notifier has its own CALLBACK_ALLOW_PRIVATE_TARGETS).',
+    'Accept webhook_url with a loopback, private, link-local or metadata host (refused with 400 otherwise) and let the test operation call such addresses (development only; the notifier has its own CALLBACK_ALLOW_PRIVATE_TARGETS).',
   ),
   RCS_WEBHOOK_ALLOWED_HOSTS: csv()
     .optional()
