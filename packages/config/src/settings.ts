@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { envField, splitList } from './env-field.js';
-import { bool, durationMs, enumOf, logLevel, port, secret, url } from './fields.js';
+import { bool, csv, durationMs, enumOf, logLevel, port, secret, url } from './fields.js';
 
 /**
  * Settings every service shares. Each fragment is a schema of its own (describeConfig and
@@ -135,4 +135,9 @@ export const callbackTargetSettings = z.object({
   CALLBACK_ALLOW_PRIVATE_TARGETS: bool(false).describe(
     'Accept and deliver callback URLs to loopback, private, link-local, unique-local and multicast addresses (development only)',
   ),
+  CALLBACK_ALLOWED_HOSTS: csv()
+    .optional()
+    .describe(
+      'Host names (or IP literals) accepted and delivered to whatever they are or resolve to (trusted internal receivers)',
+    ),
 });

@@ -104,6 +104,18 @@ describe('isClientUrl', () => {
     },
   );
 
+  it('when a private host is one the operator trusts (allowed hosts), then it is accepted; others still are not', () => {
+    const policy = {
+      allowPrivateTargets: false,
+      allowedHosts: ['127.0.0.1', 'Receiver.Localhost', '[::1]'],
+    };
+    expect(isClientUrl('http://127.0.0.1:9/cb', policy)).toBe(true);
+    expect(isClientUrl('http://receiver.localhost/cb', policy)).toBe(true);
+    expect(isClientUrl('http://[::1]:8080/cb', policy)).toBe(true);
+    expect(isClientUrl('http://127.0.0.2/cb', policy)).toBe(false);
+    expect(isClientUrl('http://169.254.169.254/', policy)).toBe(false);
+  });
+
   it('when the host is a name that needs DNS, then it is accepted here and judged at delivery', () => {
     expect(isClientUrl('https://callbacks.internal.example/cb')).toBe(true);
     expect(isClientUrl('https://localhost.example.com/cb')).toBe(true);

@@ -18,6 +18,12 @@ export interface ClientUrlPolicy {
    * (RCS_WEBHOOK_ALLOW_PRIVATE_TARGETS), off unless set. Development and the embedded suite only.
    */
   allowPrivateTargets: boolean;
+  /**
+   * Hosts the operator trusts whatever they are (CALLBACK_ALLOWED_HOSTS, RCS_WEBHOOK_ALLOWED_HOSTS:
+   * internal receivers), compared case-insensitively without brackets, as the callback sender
+   * compares them at delivery.
+   */
+  allowedHosts?: readonly string[];
 }
 
 /** The default: private targets refused when the client gives the URL. */
@@ -61,8 +67,16 @@ export function isClientUrl(text: string, policy: ClientUrlPolicy = PUBLIC_TARGE
     url.hostname !== '' &&
     url.username === '' &&
     url.password === '' &&
-    (policy.allowPrivateTargets || !isPrivateHost(url.hostname))
+    (policy.allowPrivateTargets || isTrusted(policy, url.hostname) || !isPrivateHost(url.hostname))
   );
+}
+
+/** `[::1]` (URL form) → `::1`; names lower-cased: how createTargetGuard compares hosts. */
+const bareHost = (host: string) => host.replace(/^\[|\]$/g, '').toLowerCase();
+
+function isTrusted(policy: ClientUrlPolicy, hostname: string): boolean {
+  const host = bareHost(hostname);
+  return (policy.allowedHosts ?? []).some((trusted) => bareHost(trusted) === host);
 }
 
 /** Says in a field's error message what isClientUrl refused, in the words of its documents. */

@@ -1,7 +1,6 @@
 import { secretBoxKeySetting } from '@msg/auth';
 import {
   callbackTargetSettings,
-  csv,
   durationMs,
   int,
   loadConfig,
@@ -28,9 +27,6 @@ export const notifierSettings = z.object({
   ),
   CALLBACK_RETRY_MAX: durationMs('10m').describe('Longest delay between two attempts.'),
   ...callbackTargetSettings.shape,
-  CALLBACK_ALLOWED_HOSTS: csv()
-    .optional()
-    .describe('Host names delivered to whatever they resolve to (trusted internal receivers).'),
   CALLBACK_SECRETS_KEY: secretBoxKeySetting().describe(
     "AES-256-GCM key (32 bytes, hex or base64) that encrypts the accounts' callback signing secrets at rest; required (every callback is signed)",
   ),

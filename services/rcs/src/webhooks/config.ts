@@ -14,7 +14,7 @@ export const webhookSettingsShape = {
   RCS_WEBHOOK_ALLOWED_HOSTS: csv()
     .optional()
     .describe(
-      'Hosts the test operation calls whatever they resolve to (trusted internal receivers).',
+      'Hosts (or IP literals) webhook_url may name and the test operation calls whatever they are or resolve to (trusted internal receivers).',
     ),
   NOTIFIER_URL: url({ protocols: ['http:', 'https:'] }).describe(
     "Base URL of the notifier (its internal address, /internal/v1/signatures): it signs the webhook test event with the account's Standard Webhooks secret",
