@@ -107,7 +107,7 @@ export const suiteSettings = z.object({
   HLR_USERNAME: z.string().optional().describe('HTTP Basic user at the real HLR provider.'),
   HLR_PASSWORD: z.string().optional().describe('HTTP Basic password at the real HLR provider.'),
   CALLBACK_ALLOW_PRIVATE_TARGETS: bool(true).describe(
-    'Let callbacks reach localhost and private addresses (on by default on a developer machine).',
+    'Accept callback and webhook URLs to localhost and private addresses, and deliver to them (on by default on a developer machine; deployed services default to off).',
   ),
   LOG_LEVEL: logLevel('warn'),
   READY_TIMEOUT_MS: int({ min: 1000, max: 600_000, default: 60_000 }).describe(

@@ -132,6 +132,12 @@ export async function startSuite(
       : createInProcessBus({ logger });
     closers.push(() => bus.close());
     const common = { LOG_LEVEL: config.LOG_LEVEL, TRUSTED_PROXIES: 'loopback' };
+    // The embedded suite is a developer's machine: callbacks to localhost are the point. Every
+    // service that takes a callback URL (admin, batch, sms) and the notifier that delivers it
+    // follow the one setting; deployed services leave it unset, which refuses private targets.
+    const callbackTargets = {
+      CALLBACK_ALLOW_PRIVATE_TARGETS: String(config.CALLBACK_ALLOW_PRIVATE_TARGETS),
+    };
     /** Background starts (consumers, relays, workers) the suite waits for before it says ready. */
     const started: Promise<void>[] = [];
 
@@ -169,6 +175,7 @@ export async function startSuite(
       adminService,
       loadAdminConfig({
         ...common,
+        ...callbackTargets,
         ADMIN_TOKEN: adminToken,
         BILLING_INTERNAL_TOKEN: billingInternalToken,
       }),
@@ -180,20 +187,23 @@ export async function startSuite(
       loadBatchConfig({
         ...common,
         ...billing,
+        ...callbackTargets,
         JWT_KEYS: config.JWT_KEYS ?? `k1:${secret(32)}`,
         // With keys supplied, the first one signs.
         JWT_ACTIVE_KID: config.JWT_KEYS?.split(':')[0] ?? 'k1',
       }),
     );
-    const smsUrl = await serve(smsService, loadSmsConfig({ ...common, ...billing }));
+    const smsUrl = await serve(
+      smsService,
+      loadSmsConfig({ ...common, ...billing, ...callbackTargets }),
+    );
     const notifierUrl = await serve(
       notifierService,
       loadNotifierConfig({
         ...common,
+        ...callbackTargets,
         CALLBACK_SECRETS_KEY: await callbackSecretsKey(config),
         NOTIFIER_INTERNAL_TOKEN: notifierInternalToken,
-        // The embedded suite is a developer's machine: callbacks to localhost are the point.
-        CALLBACK_ALLOW_PRIVATE_TARGETS: String(config.CALLBACK_ALLOW_PRIVATE_TARGETS),
       }),
     );
 

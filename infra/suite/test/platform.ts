@@ -146,6 +146,9 @@ export async function startProcessGroup(options: { brokers?: string } = {}): Pro
     KAFKA_BROKERS: brokers,
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
+    // The tests' callback receivers listen on 127.0.0.1: every service that takes a callback URL
+    // (admin, sms, batch) and the notifier must accept private targets, which deployed ones refuse.
+    CALLBACK_ALLOW_PRIVATE_TARGETS: 'true',
     // Services keep their default TRUSTED_PROXIES (loopback: the gateway); the gateway, the edge,
     // keeps its default of trusting no client-supplied X-Forwarded-For.
   };
@@ -506,7 +509,6 @@ function addNotifier(group: ProcessGroup, port: number): ManagedProcess {
     port,
     env: {
       NOTIFIER_CONSUMER_GROUP: `notifier-e2e-${randomBytes(4).toString('hex')}`,
-      CALLBACK_ALLOW_PRIVATE_TARGETS: 'true',
       CALLBACK_SECRETS_KEY: randomBytes(32).toString('hex'),
       NOTIFIER_INTERNAL_TOKEN,
     },

@@ -22,6 +22,7 @@ export {
 export { type Env, type ExitIo, exitOnConfigError, loadConfig } from './load-config.js';
 export { portInUseMessage } from './port-in-use.js';
 export {
+  callbackTargetSettings,
   databaseSettings,
   deployedDatabaseSettings,
   deployedKafkaSettings,

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { envField, splitList } from './env-field.js';
-import { durationMs, enumOf, logLevel, port, secret, url } from './fields.js';
+import { bool, csv, durationMs, enumOf, logLevel, port, secret, url } from './fields.js';
 
 /**
  * Settings every service shares. Each fragment is a schema of its own (describeConfig and
@@ -122,4 +122,22 @@ export const prepaidBillingSettings = z.object({
   BILLING_INTERNAL_TOKEN: secret()
     .optional()
     .describe("Bearer token of the admin billing API (admin's BILLING_INTERNAL_TOKEN)"),
+});
+
+/**
+ * Whether customer callback URLs may point at private addresses (loopback, RFC 1918, link-local,
+ * the cloud metadata address, `localhost`). Off unless set: a callback URL is the customer's
+ * choice, and calling our own network for them is SSRF. Every service that takes a callback URL
+ * refuses such a host at request time (400 naming the field); the notifier refuses it again at
+ * delivery, on the addresses a name resolves to. On only for development and the embedded suite.
+ */
+export const callbackTargetSettings = z.object({
+  CALLBACK_ALLOW_PRIVATE_TARGETS: bool(false).describe(
+    'Accept and deliver callback URLs to loopback, private, link-local, unique-local and multicast addresses (development only)',
+  ),
+  CALLBACK_ALLOWED_HOSTS: csv()
+    .optional()
+    .describe(
+      'Host names (or IP literals) accepted and delivered to whatever they are or resolve to (trusted internal receivers)',
+    ),
 });

@@ -78,6 +78,62 @@ function patternsOf(node: unknown, at = '#'): { at: string; pattern: string }[] 
   );
 }
 
+/**
+ * URL fields we never call: RCS content links (`file_url`, `thumbnail_url`, an open-URL action's
+ * `url`) are handed to RBM, which fetches the file, or to the phone, which opens the link.
+ */
+const LINKS_WE_NEVER_CALL = new Set(['#/components/schemas/PublicUrl']);
+
+/**
+ * Every string member whose name holds "url" in a request body or parameter of the document,
+ * following local references, combinations and nesting: where it is and its schema.
+ */
+function urlFieldsOf(document: OpenApiDocument): { at: string; ref?: string; schema: unknown }[] {
+  const found: { at: string; ref?: string; schema: unknown }[] = [];
+  const seen = new Set<unknown>();
+  const visit = (node: unknown, at: string, named: string | undefined, ref?: string) => {
+    const own = get(node, '$ref');
+    if (typeof own === 'string') {
+      visit(resolveLocal(document, node), at, named, own);
+      return;
+    }
+    if (typeof node !== 'object' || node === null || seen.has(node)) return;
+    const type = get(node, 'type');
+    const isString = type === 'string' || (Array.isArray(type) && type.includes('string'));
+    if (named && /url/i.test(named) && isString) {
+      found.push({ at, schema: node, ...(ref && { ref }) });
+    }
+    seen.add(node);
+    const properties = get(node, 'properties');
+    if (typeof properties === 'object' && properties !== null) {
+      for (const [name, member] of Object.entries(properties)) visit(member, `${at}.${name}`, name);
+    }
+    for (const key of ['oneOf', 'anyOf', 'allOf']) {
+      const alternatives = get(node, key);
+      if (Array.isArray(alternatives)) for (const a of alternatives) visit(a, at, named);
+    }
+    visit(get(node, 'items'), `${at}[]`, named);
+    seen.delete(node);
+  };
+  for (const { where, operation, pathItem } of operationsOf(document)) {
+    const body = resolveLocal(document, get(operation, 'requestBody'));
+    const content = get(body, 'content');
+    if (typeof content === 'object' && content !== null) {
+      for (const [mediaType, media] of Object.entries(content)) {
+        visit(get(media, 'schema'), `${where} ${mediaType}`, undefined);
+      }
+    }
+    const parameters = [get(pathItem, 'parameters'), get(operation, 'parameters')].flatMap(
+      (list) => (Array.isArray(list) ? list : []),
+    );
+    for (const parameter of parameters.map((p) => resolveLocal(document, p))) {
+      const name = get(parameter, 'name');
+      if (typeof name === 'string') visit(get(parameter, 'schema'), `${where} ${name}`, name);
+    }
+  }
+  return found;
+}
+
 /** A pattern meant for a phone number: digits that start with 1-9, with or without `+`. */
 const PHONE_PATTERN = /^\^(\\\+)?\[1-9\]/;
 
@@ -183,6 +239,13 @@ describe('openapi documents', () => {
           PHONE_PATTERN.test(p.pattern),
         )) {
           expect([E164_PATTERN_SOURCE, E164_DIGITS_PATTERN_SOURCE], at).toContain(pattern);
+        }
+      });
+
+      it('when a request field holds a URL, then it is format callback-url, the one client URL rule of @msg/http (issue 23: RFC 3986, no private hosts unless allowed)', () => {
+        for (const { at, ref, schema } of urlFieldsOf(document)) {
+          if (ref && LINKS_WE_NEVER_CALL.has(ref)) continue;
+          expect(get(schema, 'format'), at).toBe('callback-url');
         }
       });
 

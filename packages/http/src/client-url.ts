@@ -1,6 +1,8 @@
+import { isPrivateHost } from '@msg/webhooks/private-address';
+
 /**
  * URLs a client gives us to call back (batch events, SMS status callbacks, account report URLs,
- * webhooks to come). Every such field is declared `format: callback-url` in its OpenAPI document;
+ * RCS webhooks). Every such field is declared `format: callback-url` in its OpenAPI document;
  * openapiValidation registers CLIENT_URL_FORMAT with the validator, and a route that reads its
  * body itself calls isClientUrl, so all of them accept exactly the same URLs.
  */
@@ -9,21 +11,51 @@ export const CLIENT_URL_FORMAT = 'callback-url';
 /** The longest URL browsers and proxies reliably carry (and the longest any document allows). */
 export const MAX_CLIENT_URL_LENGTH = 2083;
 
-// Whitespace (any Unicode space, CR, LF, tab), control characters and lone surrogates: a URL
-// holding one could split a header line or be read differently by the next parser downstream.
-const FORBIDDEN_CHARACTER = /[\s\p{Cc}\p{Cs}]/u;
+export interface ClientUrlPolicy {
+  /**
+   * Accept hosts that are private without asking DNS (loopback, RFC 1918, link-local and the
+   * metadata address in any spelling, `localhost`): the setting CALLBACK_ALLOW_PRIVATE_TARGETS
+   * (RCS_WEBHOOK_ALLOW_PRIVATE_TARGETS), off unless set. Development and the embedded suite only.
+   */
+  allowPrivateTargets: boolean;
+  /**
+   * Hosts the operator trusts whatever they are (CALLBACK_ALLOWED_HOSTS, RCS_WEBHOOK_ALLOWED_HOSTS:
+   * internal receivers), compared case-insensitively without brackets, as the callback sender
+   * compares them at delivery.
+   */
+  allowedHosts?: readonly string[];
+}
+
+/** The default: private targets refused when the client gives the URL. */
+export const PUBLIC_TARGETS_ONLY: ClientUrlPolicy = Object.freeze({ allowPrivateTargets: false });
+
+/**
+ * For a URL read back at delivery (a stored callback_url, an account's report URL): it was judged
+ * when given, and where it points now is the callback sender's decision, made on the addresses
+ * the connection uses (createTargetGuard of @msg/webhooks).
+ */
+export const ANY_TARGET: ClientUrlPolicy = Object.freeze({ allowPrivateTargets: true });
+
+// RFC 3986 as text: unreserved (ALPHA DIGIT - . _ ~), reserved (gen-delims : / ? # [ ] @ and
+// sub-delims ! $ & ' ( ) * + , ; =) and percent-encodings of two hex digits; nothing else. That
+// leaves out every control (C0, DEL, C1), space, every non-ASCII character (bidi overrides,
+// zero-width characters, U+FFFF, lone surrogates) and `"<>\^`{|}` — a URL holding one could split
+// a header line, read differently in the next parser downstream, or show one thing to an account
+// and call another. Internationalised names come as punycode (`xn--...`).
+const RFC3986_URI = /^(?:[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})+$/;
 // WHATWG parsing is lenient ("http:host", "http:\\host"); what we store is what the client wrote,
 // so the text itself must already start the way an absolute http(s) URL does.
 const ABSOLUTE_HTTP = /^https?:\/\/[^/?#\\]/i;
 
 /**
- * True for an absolute http or https URL with a host, no credentials in it (they would be logged
- * and stored in clear), no whitespace or control characters, and at most MAX_CLIENT_URL_LENGTH
- * characters. Whether the host is private is the notifier's decision at delivery time, by config.
+ * True for a valid RFC 3986 URI that is an absolute http or https URL with a host, no
+ * credentials in it (they would be logged and stored in clear), at most MAX_CLIENT_URL_LENGTH
+ * characters, and — unless the policy allows private targets — a host that is not private on
+ * its face (see isPrivateHost; names that need DNS are judged at delivery).
  */
-export function isClientUrl(text: string): boolean {
+export function isClientUrl(text: string, policy: ClientUrlPolicy = PUBLIC_TARGETS_ONLY): boolean {
   if (text.length > MAX_CLIENT_URL_LENGTH) return false;
-  if (FORBIDDEN_CHARACTER.test(text) || !ABSOLUTE_HTTP.test(text)) return false;
+  if (!RFC3986_URI.test(text) || !ABSOLUTE_HTTP.test(text)) return false;
   let url: URL;
   try {
     url = new URL(text);
@@ -34,6 +66,22 @@ export function isClientUrl(text: string): boolean {
     (url.protocol === 'http:' || url.protocol === 'https:') &&
     url.hostname !== '' &&
     url.username === '' &&
-    url.password === ''
+    url.password === '' &&
+    (policy.allowPrivateTargets || isTrusted(policy, url.hostname) || !isPrivateHost(url.hostname))
   );
+}
+
+/** `[::1]` (URL form) → `::1`; names lower-cased: how createTargetGuard compares hosts. */
+const bareHost = (host: string) => host.replace(/^\[|\]$/g, '').toLowerCase();
+
+function isTrusted(policy: ClientUrlPolicy, hostname: string): boolean {
+  const host = bareHost(hostname);
+  return (policy.allowedHosts ?? []).some((trusted) => bareHost(trusted) === host);
+}
+
+/** Says in a field's error message what isClientUrl refused, in the words of its documents. */
+export function clientUrlRule(policy: ClientUrlPolicy): string {
+  return policy.allowPrivateTargets
+    ? 'must be an absolute http or https URL of RFC 3986 characters (ASCII; names as punycode), with a host and without credentials'
+    : 'must be an absolute http or https URL of RFC 3986 characters (ASCII; names as punycode), with a public host and without credentials';
 }

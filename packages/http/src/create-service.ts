@@ -3,6 +3,7 @@ import type { Logger } from '@msg/logger';
 import express, { type Express, type Request, type RequestHandler } from 'express';
 import { Registry } from 'prom-client';
 import { bodyParsing } from './body-parsing.js';
+import type { ClientUrlPolicy } from './client-url.js';
 import { type ErrorFormat, jsonErrorFormat } from './error-format.js';
 import { errorMiddleware, noRoute } from './error-middleware.js';
 import { mountOperationalRoutes, type ReadinessCheck } from './health.js';
@@ -70,6 +71,12 @@ export interface ServiceOptions {
    * default) or 'drop' (removed before validation and logged; the RCS interface's rule).
    */
   unknownBodyMembers?: 'reject' | 'drop';
+  /**
+   * Whether the document's `format: callback-url` fields may name private hosts (loopback,
+   * private, link-local, metadata, `localhost`): from the service's CALLBACK_ALLOW_PRIVATE_TARGETS.
+   * Default: refused (400 naming the field).
+   */
+  clientUrls?: ClientUrlPolicy;
   /** Check every response against the document; on in tests. Default false. */
   validateResponses?: boolean;
   /** Put the stack of unexpected errors in 500 responses; development only. Default false. */
@@ -108,6 +115,7 @@ export function createService(options: ServiceOptions): Express {
         rawBodyPaths,
         validateResponses: options.validateResponses ?? false,
         ...(options.unknownBodyMembers && { unknownBodyMembers: options.unknownBodyMembers }),
+        ...(options.clientUrls && { clientUrls: options.clientUrls }),
         ...(options.authenticators ? { authenticators: options.authenticators } : {}),
       }),
     );

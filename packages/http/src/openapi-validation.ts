@@ -1,7 +1,12 @@
 import type { OpenApiDocument } from '@msg/contracts';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { middleware } from 'express-openapi-validator';
-import { CLIENT_URL_FORMAT, isClientUrl } from './client-url.js';
+import {
+  CLIENT_URL_FORMAT,
+  type ClientUrlPolicy,
+  isClientUrl,
+  PUBLIC_TARGETS_ONLY,
+} from './client-url.js';
 import { logDroppedMembers, snapshotBody } from './dropped-members.js';
 import { integerParameters } from './integer-parameters.js';
 import { isRecord, matchedOperation } from './openapi-request.js';
@@ -17,6 +22,8 @@ export interface OpenApiValidationOptions {
   authenticators?: Record<string, RequestHandler>;
   /** 'drop': body members the document does not declare are removed and logged, not refused. */
   unknownBodyMembers?: 'reject' | 'drop';
+  /** Whether `format: callback-url` fields may name private hosts; refused by default. */
+  clientUrls?: ClientUrlPolicy;
 }
 
 /** Our own routes, not part of any interface document. */
@@ -179,6 +186,7 @@ export function openapiValidation(options: OpenApiValidationOptions): RequestHan
     );
   }
   const drop = options.unknownBodyMembers === 'drop';
+  const clientUrls = options.clientUrls ?? PUBLIC_TARGETS_ONLY;
   const chain = middleware({
     apiSpec: document,
     validateApiSpec: true,
@@ -200,7 +208,12 @@ export function openapiValidation(options: OpenApiValidationOptions): RequestHan
     // No interface takes multipart bodies.
     fileUploader: false,
     // Every URL a client gives us to call is checked by one function (client-url.ts).
-    formats: { [CLIENT_URL_FORMAT]: { type: 'string', validate: isClientUrl } },
+    formats: {
+      [CLIENT_URL_FORMAT]: {
+        type: 'string',
+        validate: (text: string) => isClientUrl(text, clientUrls),
+      },
+    },
   });
   if (options.authenticators) checkAuthenticators(document, options.authenticators);
   // The validator's chain is metadata → security → request validation → response validation;

@@ -6,7 +6,7 @@ export {
   type OutboundCallback,
   type SendResult,
 } from './callback-sender.js';
-export { isPrivateAddress } from './private-address.js';
+export { isPrivateAddress, isPrivateHost } from './private-address.js';
 export {
   type CallbackSigning,
   generateSigningSecret,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPrivateAddress } from './private-address.js';
+import { isPrivateAddress, isPrivateHost } from './private-address.js';
 
 describe('isPrivateAddress', () => {
   it.each([
@@ -44,5 +44,31 @@ describe('isPrivateAddress', () => {
 
   it('when the text is not an IP address, then it is not trusted', () => {
     expect(isPrivateAddress('example.com')).toBe(true);
+  });
+});
+
+describe('isPrivateHost', () => {
+  it.each([
+    '127.0.0.1',
+    '169.254.169.254',
+    '[::1]',
+    '[::]',
+    '[::ffff:a9fe:a9fe]',
+    'localhost',
+    'LOCALHOST',
+    'localhost.',
+    'api.localhost',
+  ])('when the URL host is %s, then it is private without asking DNS', (host) => {
+    expect(isPrivateHost(host)).toBe(true);
+  });
+
+  it.each([
+    'example.com',
+    'localhost.example.com',
+    'notlocalhost',
+    '8.8.8.8',
+    '[2001:4860:4860::8888]',
+  ])('when the URL host is %s, then only delivery can tell (a name) or it is public', (host) => {
+    expect(isPrivateHost(host)).toBe(false);
   });
 });

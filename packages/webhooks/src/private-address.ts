@@ -95,3 +95,18 @@ export function isPrivateAddress(address: string): boolean {
   if (family === 6) return isBlockedIpv6(bare.toLowerCase());
   return true;
 }
+
+/** `localhost` and its subdomains always mean this machine (RFC 6761), whatever DNS says. */
+const LOCALHOST_NAME = /(^|\.)localhost\.?$/i;
+
+/**
+ * True when a URL host (WHATWG `hostname`: IPv6 in brackets, IPv4 already in dotted form whatever
+ * spelling the client used — decimal, hex, octal, short) is private without asking DNS: a private
+ * IP literal, or `localhost` / `*.localhost`. Other names can only be judged by what they resolve
+ * to, which the callback sender does at delivery (createTargetGuard).
+ */
+export function isPrivateHost(hostname: string): boolean {
+  const bare = hostname.replace(/^\[|\]$/g, '');
+  if (isIP(bare.replace(/%.*$/, '')) !== 0) return isPrivateAddress(bare);
+  return LOCALHOST_NAME.test(bare);
+}

@@ -1,6 +1,7 @@
 import { requireServiceToken } from '@msg/auth';
 import { internalDocumentPath } from '@msg/contracts';
 import {
+  type ClientUrlPolicy,
   createService,
   type IdempotencyStore,
   jsonErrorFormat,
@@ -55,6 +56,8 @@ export interface AdminAppDeps {
   readiness: ReadinessCheck[];
   trustProxy?: string[];
   validateResponses?: boolean;
+  /** Whether the callbacks' URLs may name a private host (CALLBACK_ALLOW_PRIVATE_TARGETS); refused by default. */
+  clientUrls?: ClientUrlPolicy;
 }
 
 /** The admin service's HTTP app. Never listens: main.ts (or a test) does. */
@@ -69,6 +72,7 @@ export function createApp(deps: AdminAppDeps) {
     ...(deps.metrics && { metrics: deps.metrics }),
     ...(deps.trustProxy && { trustProxy: deps.trustProxy }),
     ...(deps.validateResponses !== undefined && { validateResponses: deps.validateResponses }),
+    ...(deps.clientUrls && { clientUrls: deps.clientUrls }),
     authenticators: {
       // Only callers presenting the operator token may use the internal API.
       adminToken: requireServiceToken(deps.adminToken, {

@@ -1,8 +1,18 @@
-import { durationMs, loadConfig, secret, serviceSettings, trustSettings, z } from '@msg/config';
+import {
+  callbackTargetSettings,
+  durationMs,
+  loadConfig,
+  secret,
+  serviceSettings,
+  trustSettings,
+  z,
+} from '@msg/config';
 
 export const adminSettings = z.object({
   ...serviceSettings.shape,
   ...trustSettings.shape,
+  // The accounts' report URLs (callbacks.*Url) are client URLs like any other.
+  ...callbackTargetSettings.shape,
   ADMIN_TOKEN: secret().describe(
     'Bearer token operators and the CLI present to the internal admin API. At least 16 characters.',
   ),

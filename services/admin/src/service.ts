@@ -71,6 +71,10 @@ export const adminService = defineService({
       metrics: kit.metrics,
       readiness: kit.readiness,
       trustProxy: config.TRUSTED_PROXIES,
+      clientUrls: {
+        allowPrivateTargets: config.CALLBACK_ALLOW_PRIVATE_TARGETS,
+        allowedHosts: config.CALLBACK_ALLOWED_HOSTS ?? [],
+      },
     });
     return { app };
   },

@@ -102,6 +102,11 @@ describe('createAccount', () => {
       'deliveryReportUrl',
     ],
     [{ callbacks: { voiceReportUrl: 'https://user:pw@example.com/v' } }, 'voiceReportUrl'],
+    // CALLBACK_ALLOW_PRIVATE_TARGETS unset: private hosts in any spelling, and non-URI characters.
+    [{ callbacks: { deliveryReportUrl: 'http://2852039166/latest' } }, 'deliveryReportUrl'],
+    [{ callbacks: { replyPathUrl: 'http://[::ffff:a9fe:a9fe]/r' } }, 'replyPathUrl'],
+    [{ callbacks: { voiceReportUrl: 'http://localhost:8080/v' } }, 'voiceReportUrl'],
+    [{ callbacks: { replyPathUrl: 'https://example.com/\u202egpj.exe' } }, 'replyPathUrl'],
     [{ unknown: true }, 'unknown'],
     [{ smsThroughputPerSecond: '100' }, 'smsThroughputPerSecond'],
   ])('when the body has %j, then 400 naming %s', async (body, field) => {

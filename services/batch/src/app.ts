@@ -11,7 +11,7 @@ import type pg from 'pg';
 import type { Registry } from 'prom-client';
 import { cancelBatch } from './operations/cancelBatch.js';
 import { type CreateAccessTokenDeps, createAccessToken } from './operations/createAccessToken.js';
-import { type CreateBatchDeps, createBatch } from './operations/createBatch.js';
+import { batchClientUrls, type CreateBatchDeps, createBatch } from './operations/createBatch.js';
 import { getBatch } from './operations/getBatch.js';
 import { getBatchHealth } from './operations/getBatchHealth.js';
 import { pollBatch } from './operations/pollBatch.js';
@@ -31,7 +31,7 @@ export interface BatchAppDeps extends CreateAccessTokenDeps {
    * token endpoint does not take the header: its answer, a bearer token, must not be kept.
    */
   idempotencyStore: IdempotencyStore;
-  /** BATCH_MAX_BODY_BYTES and BATCH_MAX_INFLATED_BYTES (createBatch). */
+  /** BATCH_MAX_BODY_BYTES, BATCH_MAX_INFLATED_BYTES and the callback target settings (createBatch). */
   intake: CreateBatchDeps['config'];
   /** How long a batch is kept after it ends (BATCH_RETENTION). */
   retentionMs: number;
@@ -54,6 +54,8 @@ export function createApp(deps: BatchAppDeps) {
     ...(deps.metrics && { metrics: deps.metrics }),
     ...(deps.trustProxy && { trustProxy: deps.trustProxy }),
     ...(deps.validateResponses !== undefined && { validateResponses: deps.validateResponses }),
+    // batch_event_callback_url: private hosts refused unless CALLBACK_ALLOW_PRIVATE_TARGETS.
+    clientUrls: batchClientUrls(deps.intake),
     authenticators: { bearerAuth: deps.bearer },
     idempotency: { store: deps.idempotencyStore, scope: (req) => req.account?.id },
     rawBodyPaths: ['/v1/batches'],

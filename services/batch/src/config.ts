@@ -1,5 +1,6 @@
 import {
   ConfigError,
+  callbackTargetSettings,
   durationMs,
   envField,
   int,
@@ -29,6 +30,7 @@ export const batchSettings = z.object({
   ...serviceSettings.shape,
   ...trustSettings.shape,
   ...prepaidBillingSettings.shape,
+  ...callbackTargetSettings.shape,
   JWT_ISSUER: z
     .string()
     .min(1)

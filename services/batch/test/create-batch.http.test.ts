@@ -252,7 +252,7 @@ describe('createBatch: accepted', () => {
       token,
       batchBody(1, {
         schedule_at: '2020-01-01T10:00:00+01:00',
-        notification_settings: { batch_event_callback_url: 'http://127.0.0.1:9/cb' },
+        notification_settings: { batch_event_callback_url: 'https://callbacks.example.com/cb' },
       }),
     );
     expect(res.status).toBe(202);
@@ -895,6 +895,36 @@ describe('createBatch: the batch members', () => {
     [
       'the callback URL with credentials',
       { notification_settings: { batch_event_callback_url: 'https://u:p@e.com/cb' } },
+      ['notification_settings', 'batch_event_callback_url'],
+      'format',
+    ],
+    [
+      'the callback URL with a right-to-left override',
+      { notification_settings: { batch_event_callback_url: 'https://e.com/\u202egpj.exe' } },
+      ['notification_settings', 'batch_event_callback_url'],
+      'format',
+    ],
+    [
+      'the callback URL with a zero-width space in the host',
+      { notification_settings: { batch_event_callback_url: 'https://e\u200b.com/cb' } },
+      ['notification_settings', 'batch_event_callback_url'],
+      'format',
+    ],
+    [
+      'the callback URL to the metadata address in decimal (private targets not allowed)',
+      { notification_settings: { batch_event_callback_url: 'http://2852039166/latest' } },
+      ['notification_settings', 'batch_event_callback_url'],
+      'format',
+    ],
+    [
+      'the callback URL to an IPv6-mapped metadata address',
+      { notification_settings: { batch_event_callback_url: 'http://[::ffff:a9fe:a9fe]/' } },
+      ['notification_settings', 'batch_event_callback_url'],
+      'format',
+    ],
+    [
+      'the callback URL to localhost',
+      { notification_settings: { batch_event_callback_url: 'http://localhost:8080/cb' } },
       ['notification_settings', 'batch_event_callback_url'],
       'format',
     ],

@@ -1,7 +1,6 @@
 import { secretBoxKeySetting } from '@msg/auth';
 import {
-  bool,
-  csv,
+  callbackTargetSettings,
   durationMs,
   int,
   loadConfig,
@@ -27,12 +26,7 @@ export const notifierSettings = z.object({
     'Upper bound of the first retry delay; each later one doubles it (full jitter).',
   ),
   CALLBACK_RETRY_MAX: durationMs('10m').describe('Longest delay between two attempts.'),
-  CALLBACK_ALLOW_PRIVATE_TARGETS: bool(false).describe(
-    'Deliver to loopback, private, link-local, unique-local and multicast addresses (development only).',
-  ),
-  CALLBACK_ALLOWED_HOSTS: csv()
-    .optional()
-    .describe('Host names delivered to whatever they resolve to (trusted internal receivers).'),
+  ...callbackTargetSettings.shape,
   CALLBACK_SECRETS_KEY: secretBoxKeySetting().describe(
     "AES-256-GCM key (32 bytes, hex or base64) that encrypts the accounts' callback signing secrets at rest; required (every callback is signed)",
   ),

@@ -1,5 +1,10 @@
 import { internalDocumentPath, openapiDocumentPath } from '@msg/contracts';
-import { createService, type IdempotencyStore, type ReadinessCheck } from '@msg/http';
+import {
+  type ClientUrlPolicy,
+  createService,
+  type IdempotencyStore,
+  type ReadinessCheck,
+} from '@msg/http';
 import type { Logger } from '@msg/logger';
 import type { Express, RequestHandler } from 'express';
 import type { Registry } from 'prom-client';
@@ -28,6 +33,8 @@ export interface RcsAppDeps {
    * accepted and queued) nor hold start-up for an outage no restart can fix.
    */
   platformReadiness?: ReadinessCheck[];
+  /** Whether webhook_url may name a private host (RCS_WEBHOOK_ALLOW_PRIVATE_TARGETS); refused by default. */
+  clientUrls?: ClientUrlPolicy;
   trustProxy?: string[];
   validateResponses?: boolean;
 }
@@ -51,6 +58,7 @@ export function createApp(deps: RcsAppDeps) {
     rawBodyPaths: [RBM_PUSH_PATH],
     // Spec 2.5: unknown fields in any request are dropped silently and logged.
     unknownBodyMembers: 'drop',
+    ...(deps.clientUrls && { clientUrls: deps.clientUrls }),
     readiness: deps.readiness,
     ...(deps.metrics && { metrics: deps.metrics }),
     ...(deps.trustProxy && { trustProxy: deps.trustProxy }),

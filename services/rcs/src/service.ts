@@ -162,6 +162,10 @@ export const rcsService = defineService({
       platformReadiness: [rbmReachability(config.RCS_RBM_BASE_URL)],
       trustProxy: config.TRUSTED_PROXIES,
       validateResponses: config.NODE_ENV === 'test',
+      clientUrls: {
+        allowPrivateTargets: config.RCS_WEBHOOK_ALLOW_PRIVATE_TARGETS,
+        allowedHosts: config.RCS_WEBHOOK_ALLOWED_HOSTS ?? [],
+      },
     });
     /** The account directory (accounts.v1): tests wait on it after publishing an account. */
     return {

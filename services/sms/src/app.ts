@@ -1,6 +1,7 @@
 import type { ProtectedSenderDirectory } from '@msg/auth';
 import { openapiDocumentPath } from '@msg/contracts';
 import {
+  type ClientUrlPolicy,
   createService,
   type IdempotencyStore,
   jsonErrorFormat,
@@ -30,6 +31,8 @@ export interface SmsAppDeps {
   readiness: ReadinessCheck[];
   trustProxy?: string[];
   validateResponses?: boolean;
+  /** Whether callback_url may name a private host (CALLBACK_ALLOW_PRIVATE_TARGETS); refused by default. */
+  clientUrls?: ClientUrlPolicy;
 }
 
 /**
@@ -50,6 +53,7 @@ export function createApp(deps: SmsAppDeps) {
     ...(deps.metrics && { metrics: deps.metrics }),
     ...(deps.trustProxy && { trustProxy: deps.trustProxy }),
     ...(deps.validateResponses !== undefined && { validateResponses: deps.validateResponses }),
+    ...(deps.clientUrls && { clientUrls: deps.clientUrls }),
     authenticators: { basicAuth: deps.basicAuth },
     idempotency: { store: deps.idempotencyStore, scope: (req) => req.account?.id },
     routes: (app) => {

@@ -90,6 +90,10 @@ export const smsService = defineService({
       readiness: kit.readiness,
       trustProxy: config.TRUSTED_PROXIES,
       validateResponses: config.NODE_ENV === 'test',
+      clientUrls: {
+        allowPrivateTargets: config.CALLBACK_ALLOW_PRIVATE_TARGETS,
+        allowedHosts: config.CALLBACK_ALLOWED_HOSTS ?? [],
+      },
     });
     /** protectedSenders: tests wait on it after publishing a list. */
     return { app, protectedSenders };

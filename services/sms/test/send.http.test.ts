@@ -158,21 +158,65 @@ describe('sendSms', () => {
       'callback_url not http(s)',
       { ...valid, callback_url: 'ftp://x.example' },
       'callback_url',
-      'pattern',
+      'format',
     ],
-    ['callback_url no URL', { ...valid, callback_url: 'https://[nope/' }, 'callback_url', 'url'],
+    ['callback_url no URL', { ...valid, callback_url: 'https://[nope/' }, 'callback_url', 'format'],
     [
       'callback_url with CR LF and a header',
-      { ...valid, callback_url: 'http://127.0.0.1:9/cb\r\nX-Evil: 1' },
+      { ...valid, callback_url: 'https://x.example/cb\r\nX-Evil: 1' },
       'callback_url',
-      'pattern',
+      'format',
     ],
     [
       'callback_url with credentials',
       { ...valid, callback_url: 'https://user:pw@x.example/cb' },
       'callback_url',
-      'url',
+      'format',
     ],
+    // Not a URI of RFC 3986 (issue 23): what an account would be shown differently from what is called.
+    ...(
+      [
+        ['a C1 control', 'https://x.example/\u0085'],
+        ['a right-to-left override', 'https://x.example/\u202egpj.exe'],
+        ['a zero-width space', 'https://x.exa\u200bmple/cb'],
+        ['U+FFFF', 'https://x.example/\uffff'],
+        ['an IDN not in punycode', 'https://bücher.example/cb'],
+        ['a percent sign without two hex digits', 'https://exa%zzmple.com/'],
+      ] as const
+    ).map(
+      ([what, url]): Case => [
+        `callback_url with ${what}`,
+        { ...valid, callback_url: url },
+        'callback_url',
+        'format',
+      ],
+    ),
+    // CALLBACK_ALLOW_PRIVATE_TARGETS is unset here, as in every deployed start.
+    ...(
+      [
+        ['loopback', 'http://127.0.0.1:9/cb'],
+        ['short loopback', 'http://127.1/cb'],
+        ['the metadata address', 'http://169.254.169.254/latest/meta-data/'],
+        ['the metadata address in decimal', 'http://2852039166/'],
+        ['the metadata address in hex', 'http://0xa9fea9fe/'],
+        ['the metadata address in octal', 'http://0251.0376.0251.0376/'],
+        ['the metadata address IPv6-mapped', 'http://[::ffff:169.254.169.254]/'],
+        ['the metadata address IPv6-mapped in hex', 'http://[::ffff:a9fe:a9fe]/'],
+        ['a private address', 'https://192.168.1.10/cb'],
+        ['localhost', 'http://localhost:3000/cb'],
+        ['a subdomain of localhost', 'http://cb.localhost/'],
+        ['0.0.0.0', 'http://0.0.0.0/'],
+        ['[::]', 'http://[::]/'],
+        ['[::1]', 'http://[::1]/'],
+      ] as const
+    ).map(
+      ([what, url]): Case => [
+        `callback_url to ${what}`,
+        { ...valid, callback_url: url },
+        'callback_url',
+        'format',
+      ],
+    ),
     [
       'callback_url over 2083',
       { ...valid, callback_url: `https://x.example/${'a'.repeat(2070)}` },
@@ -193,6 +237,21 @@ describe('sendSms', () => {
       expect(res.body.message).toContain(field);
     },
   );
+
+  it('when callback_url is a punycode IDN, percent-encoded or a public address, then 202 and it is stored as sent', async () => {
+    for (const url of [
+      'https://xn--bcher-kva.example/cb?x=%C3%A4',
+      'http://8.8.8.8:8080/cb',
+      'https://[2001:4860:4860::8888]/cb',
+    ]) {
+      const res = await sms.send(acct, { ...valid, callback_url: url });
+      expect(res.status, url).toBe(202);
+      const { rows } = await sms.pool.query('SELECT callback_url FROM sms.message WHERE id = $1', [
+        res.body.messageId,
+      ]);
+      expect(rows[0]?.callback_url).toBe(url);
+    }
+  });
 
   it('when the message needs 11 parts, then the answer says at most 10 parts', async () => {
     const res = await sms.send(acct, { ...valid, message: 'a'.repeat(1531) });

@@ -1,4 +1,10 @@
-import { type ErrorDetail, isClientUrl, ValidationError } from '@msg/http';
+import {
+  type ClientUrlPolicy,
+  clientUrlRule,
+  type ErrorDetail,
+  isClientUrl,
+  ValidationError,
+} from '@msg/http';
 import { checkSenderPermission, type SenderRules } from '@msg/sms-text';
 import { parseScheduleAt, SCHEDULE_HORIZON_MS } from './schedule-at.js';
 
@@ -120,7 +126,7 @@ function smsConfig(value: unknown, senders: SenderRules): Partial<BatchHeader> {
   };
 }
 
-function notificationSettings(value: unknown): Partial<BatchHeader> {
+function notificationSettings(value: unknown, clientUrls: ClientUrlPolicy): Partial<BatchHeader> {
   if (value === null) return { callbackUrl: null, callbackToken: null };
   const p = new Problems();
   const loc = base('notification_settings');
@@ -133,12 +139,8 @@ function notificationSettings(value: unknown): Partial<BatchHeader> {
   const { batch_event_callback_url: url, batch_event_callback_token: token } = value;
   const urlLoc = [...loc, 'batch_event_callback_url'];
   if (url === undefined) p.add(urlLoc, 'missing', 'is required');
-  else if (checkString(p, urlLoc, url, { min: 1, max: 2048 }) && !isClientUrl(url)) {
-    p.add(
-      urlLoc,
-      'format',
-      'must be an absolute http or https URL without credentials or whitespace',
-    );
+  else if (checkString(p, urlLoc, url, { min: 1, max: 2048 }) && !isClientUrl(url, clientUrls)) {
+    p.add(urlLoc, 'format', clientUrlRule(clientUrls));
   }
   if (token !== undefined) {
     checkString(p, [...loc, 'batch_event_callback_token'], token, { max: 64 });
@@ -191,6 +193,8 @@ export interface HeaderContext {
   now: Date;
   /** The account's registered sender ids and the operator's protected names. */
   senders: SenderRules;
+  /** Whether `batch_event_callback_url` may name a private host (CALLBACK_ALLOW_PRIVATE_TARGETS). */
+  clientUrls: ClientUrlPolicy;
 }
 
 /**
@@ -200,13 +204,13 @@ export interface HeaderContext {
 export function checkHeaderMember(
   member: HeaderMember,
   value: unknown,
-  { now, senders }: HeaderContext,
+  { now, senders, clientUrls }: HeaderContext,
 ): Partial<BatchHeader> {
   switch (member) {
     case 'sms_config':
       return smsConfig(value, senders);
     case 'notification_settings':
-      return notificationSettings(value);
+      return notificationSettings(value, clientUrls);
     case 'external_batch_id':
       return externalBatchId(value);
     case 'schedule_at':

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { copyRows, withTransaction } from '@msg/db';
-import { ValidationError } from '@msg/http';
+import { type ClientUrlPolicy, ValidationError } from '@msg/http';
 import type { SenderRules } from '@msg/sms-text';
 import type pg from 'pg';
 import { queueBatchEvent } from '../batches/batch-events.js';
@@ -30,6 +30,8 @@ export interface ReceiveBatchOptions {
   accountMaxRecipients: number | null;
   /** Who may send as what: `sms_config.sender_id` is refused (400) when the account may not. */
   senders: SenderRules;
+  /** Whether `batch_event_callback_url` may name a private host (CALLBACK_ALLOW_PRIVATE_TARGETS). */
+  clientUrls: ClientUrlPolicy;
   now?: () => Date;
   traceId?: string;
 }
@@ -50,6 +52,7 @@ export async function receiveBatch(
     accountId,
     accountMaxRecipients,
     senders,
+    clientUrls,
     now = () => new Date(),
     traceId,
   }: ReceiveBatchOptions,
@@ -75,7 +78,7 @@ export async function receiveBatch(
       ready.push([id, String(index + 1), entry.phoneNumber, entry.externalMessageId, entry.fields]);
     },
     onMember(member, value) {
-      Object.assign(header, checkHeaderMember(member, value, { now: now(), senders }));
+      Object.assign(header, checkHeaderMember(member, value, { now: now(), senders, clientUrls }));
       if (member === 'sms_config') sawSmsConfig = true;
     },
   });

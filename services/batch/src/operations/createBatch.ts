@@ -1,5 +1,5 @@
 import { type ProtectedSenderDirectory, type RequestRateLimiter, requireAccount } from '@msg/auth';
-import { RateLimitedError } from '@msg/http';
+import { type ClientUrlPolicy, RateLimitedError } from '@msg/http';
 import type { Logger } from '@msg/logger';
 import type { RequestHandler } from 'express';
 import type pg from 'pg';
@@ -8,12 +8,26 @@ import { refuseDeclaredOversize, requireGzip } from '../intake/gzip-body.js';
 import { receiveBatch } from '../intake/receive-batch.js';
 import { TOKEN_REQUIRED } from './token-required.js';
 
+/** The client URL policy of batch_event_callback_url, the same for the document and the stream. */
+export function batchClientUrls(config: CreateBatchDeps['config']): ClientUrlPolicy {
+  return {
+    allowPrivateTargets: config.CALLBACK_ALLOW_PRIVATE_TARGETS,
+    allowedHosts: config.CALLBACK_ALLOWED_HOSTS ?? [],
+  };
+}
+
 export interface CreateBatchDeps {
   pool: pg.Pool;
   /** The operator's protected sender names (the kit's protectedSenders()), for `sender_id`. */
   protectedSenders: Pick<ProtectedSenderDirectory, 'names'>;
   limiter: RequestRateLimiter;
-  config: Pick<BatchConfig, 'BATCH_MAX_BODY_BYTES' | 'BATCH_MAX_INFLATED_BYTES'>;
+  config: Pick<
+    BatchConfig,
+    | 'BATCH_MAX_BODY_BYTES'
+    | 'BATCH_MAX_INFLATED_BYTES'
+    | 'CALLBACK_ALLOW_PRIVATE_TARGETS'
+    | 'CALLBACK_ALLOWED_HOSTS'
+  >;
   logger?: Logger;
 }
 
@@ -39,6 +53,7 @@ export function createBatch({
     maxBodyBytes: config.BATCH_MAX_BODY_BYTES,
     maxInflatedBytes: config.BATCH_MAX_INFLATED_BYTES,
   };
+  const clientUrls = batchClientUrls(config);
   return async (req, res) => {
     try {
       // Account standing (403) and the account's request rate were checked by the bearerAuth
@@ -58,6 +73,7 @@ export function createBatch({
         accountId: account.id,
         accountMaxRecipients: account.batchMaxRecipients,
         senders: { registered: account.senderIds, protectedNames: protectedSenders.names() },
+        clientUrls,
         traceId: req.requestId,
       });
       (req.log ?? logger)?.info('batch created', {

@@ -9,12 +9,12 @@ export const webhookSettingsShape = {
     'How long the notifier retries an event delivery (exponential backoff) before dead-lettering it (spec 6.3: several minutes).',
   ),
   RCS_WEBHOOK_ALLOW_PRIVATE_TARGETS: bool(false).describe(
-    'Let the test operation call loopback, private and link-local addresses (development only; the notifier has its own CALLBACK_ALLOW_PRIVATE_TARGETS).',
+    'Accept webhook_url with a loopback, private, link-local or metadata host (refused with 400 otherwise) and let the test operation call such addresses (development only; the notifier has its own CALLBACK_ALLOW_PRIVATE_TARGETS).',
   ),
   RCS_WEBHOOK_ALLOWED_HOSTS: csv()
     .optional()
     .describe(
-      'Hosts the test operation calls whatever they resolve to (trusted internal receivers).',
+      'Hosts (or IP literals) webhook_url may name and the test operation calls whatever they are or resolve to (trusted internal receivers).',
     ),
   NOTIFIER_URL: url({ protocols: ['http:', 'https:'] }).describe(
     "Base URL of the notifier (its internal address, /internal/v1/signatures): it signs the webhook test event with the account's Standard Webhooks secret",

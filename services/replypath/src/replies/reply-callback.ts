@@ -1,5 +1,5 @@
 import type { AccountCallbacks, CallbackRequest } from '@msg/contracts';
-import { isClientUrl } from '@msg/http';
+import { ANY_TARGET, isClientUrl } from '@msg/http';
 
 /** A stored reply as the account's reply-path callback reports it (spec 2.3, 6.2). */
 export interface ForwardedReply {
@@ -25,7 +25,7 @@ export function replyCallbackRequest(
   giveUpAt: Date,
 ): CallbackRequest | null {
   const url = callbacks?.replyPathUrl;
-  if (!url || !isClientUrl(url)) return null;
+  if (!url || !isClientUrl(url, ANY_TARGET)) return null;
   const common = {
     callbackId: `replypath-reply-${reply.replyId}`,
     accountId: reply.accountId,

@@ -1,5 +1,5 @@
 import type { CallbackRequest, SmsStatus } from '@msg/contracts';
-import { isClientUrl } from '@msg/http';
+import { ANY_TARGET, isClientUrl } from '@msg/http';
 
 /** The final states a delivery report tells about, as the report names them. */
 const REPORT_STATUS = {
@@ -50,7 +50,7 @@ export function deliveryReportRequest(
   eventId: string,
 ): CallbackRequest | null {
   const Status = reportStatus(status.state);
-  if (!Status || !url || !isClientUrl(url)) return null;
+  if (!Status || !url || !isClientUrl(url, ANY_TARGET)) return null;
   const body: DeliveryReport = {
     TransactionId: message.transactionId,
     DestinationAddress: message.recipient,

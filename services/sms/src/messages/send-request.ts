@@ -1,6 +1,6 @@
 import type { SmsEncoding } from '@msg/contracts';
 import type { components } from '@msg/contracts/sms';
-import { type ErrorDetail, isClientUrl, ValidationError } from '@msg/http';
+import { type ErrorDetail, ValidationError } from '@msg/http';
 import { normalizeMsisdn } from '@msg/phone';
 import { checkLength, checkSenderPermission, MAX_PARTS, type SenderRules } from '@msg/sms-text';
 
@@ -36,13 +36,6 @@ export function checkSendRequest(body: SendSmsBody, senders: SenderRules): Accep
         ? 'must not be empty'
         : `at most ${MAX_PARTS} parts: this text needs ${length.parts} (1530 GSM-7 or 670 UCS-2 characters fit)`;
     details.push({ loc: ['body', 'message'], type: length.reason, msg });
-  }
-  if (body.callback_url !== undefined && !isClientUrl(body.callback_url)) {
-    details.push({
-      loc: ['body', 'callback_url'],
-      type: 'url',
-      msg: 'must be an absolute http or https URL with a host, without credentials or whitespace',
-    });
   }
   if (!to.ok || !from.ok || !length.ok || details.length > 0) {
     const message = details.map((d) => `${d.loc.join('.')}: ${d.msg}`).join('; ');

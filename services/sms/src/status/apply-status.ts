@@ -2,7 +2,7 @@ import { type BusMessage, enqueueOutbox } from '@msg/bus';
 import type { AccountState, EventEnvelope, SmsStatus } from '@msg/contracts';
 import { Topics } from '@msg/contracts';
 import { createGroupCommit, type Sql } from '@msg/db';
-import { isClientUrl } from '@msg/http';
+import { ANY_TARGET, isClientUrl } from '@msg/http';
 import type { Logger } from '@msg/logger';
 import type pg from 'pg';
 import { SMS_SCHEMA } from '../messages/message-store.js';
@@ -97,7 +97,8 @@ export async function applyStatusBatch(
 
     const url =
       message.callback_url ?? accountById(message.account_id)?.callbacks.deliveryReportUrl ?? null;
-    if (url && isClientUrl(url)) {
+    // Judged when given (format callback-url); its target is the notifier's to judge now.
+    if (url && isClientUrl(url, ANY_TARGET)) {
       callbacks.push(
         statusCallback(
           url,

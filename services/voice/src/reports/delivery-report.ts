@@ -1,5 +1,5 @@
 import type { CallbackRequest } from '@msg/contracts';
-import { isClientUrl } from '@msg/http';
+import { ANY_TARGET, isClientUrl } from '@msg/http';
 import type { FinalOutcome } from '../calls/outcome.js';
 
 /** A finished message, as its report needs it. */
@@ -41,7 +41,7 @@ export function reportRequest(
   outcome: FinalOutcome,
   giveUpAt: Date,
 ): CallbackRequest | null {
-  if (!url || !isClientUrl(url)) return null;
+  if (!url || !isClientUrl(url, ANY_TARGET)) return null;
   return {
     callbackId: `voice-report-${message.transactionId}`,
     accountId: message.accountId,
