@@ -12,7 +12,8 @@ import { NotFoundError } from '@msg/http';
 import { OptedOutError, optedOutPairs } from '@msg/optout';
 import type pg from 'pg';
 import type { PrismaClient } from '../generated/prisma/client.js';
-import { type AcceptedMessage, insertAcceptedMessages, SMS_SCHEMA } from './message-store.js';
+import { SMS_SCHEMA } from '../schema.js';
+import { type AcceptedMessage, insertAcceptedMessages } from './message-store.js';
 import { type MessageView, toMessageView } from './message-view.js';
 import type { AcceptedSms } from './send-request.js';
 

@@ -5,8 +5,8 @@ import { createGroupCommit, isUuid, type Sql } from '@msg/db';
 import { isClientUrl } from '@msg/http';
 import type { Logger } from '@msg/logger';
 import type pg from 'pg';
-import { SMS_SCHEMA } from '../messages/message-store.js';
 import { advances, isFinal, isSmsState } from '../messages/status-order.js';
+import { SMS_SCHEMA } from '../schema.js';
 import { statusCallback } from './status-callback.js';
 import { lockMessages, type MessageStatusChange, updateMessageStatuses } from './status-store.js';
 
