@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { backoffDelay as exponentialBackoff } from '@msg/backoff';
 import type { Logger } from '@msg/logger';
 import type { ConsumedMessage, HandlerRetryOptions } from './types.js';
 
@@ -21,8 +22,14 @@ export interface RunHandlerOptions {
   betweenAttempts?: () => Promise<void>;
 }
 
+/** The wait after `failedAttempts` failures: doubling from initialDelayMs, no jitter (one consumer
+ * retrying its own message). */
 export function backoffDelay(retry: HandlerRetryOptions, failedAttempts: number): number {
-  return Math.min(retry.maxDelayMs, retry.initialDelayMs * 2 ** (failedAttempts - 1));
+  return exponentialBackoff(failedAttempts, {
+    baseMs: retry.initialDelayMs,
+    maxMs: retry.maxDelayMs,
+    jitter: 'none',
+  });
 }
 
 /** Runs a handler until it succeeds or has failed `maxAttempts` times, backing off in between. */

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { backoffDelay } from '@msg/backoff';
 import { Topics } from '@msg/contracts';
 import type { Logger } from '@msg/logger';
 import type { Admin, Consumer, EachBatchPayload, Kafka, KafkaMessage, Message } from 'kafkajs';
@@ -422,7 +423,9 @@ async function retrying<T>(work: () => Promise<T>, signal: AbortSignal, attempts
       return await work();
     } catch (error) {
       if (attempt >= attempts || !isRetriable(error)) throw error;
-      await sleep(Math.min(3_000, 200 * 2 ** attempt), undefined, { signal });
+      // 400 ms after the first failure, doubling to 3 s.
+      const waitMs = backoffDelay(attempt + 1, { baseMs: 200, maxMs: 3_000, jitter: 'none' });
+      await sleep(waitMs, undefined, { signal });
     }
   }
 }

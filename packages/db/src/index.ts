@@ -31,3 +31,4 @@ export { type PrismaRawQueries, prismaSql } from './prisma-sql.js';
 export { databaseReadiness } from './readiness.js';
 export type { Sql } from './sql.js';
 export { withTransaction } from './transaction.js';
+export { isUuid } from './uuid.js';

@@ -15,9 +15,9 @@ import { defineService, type ServiceDependencies, startWithBackground } from '@m
 import { createApp } from './app.js';
 import { loadSmsConfig, type SmsConfig } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
-import { SMS_SCHEMA } from './messages/message-store.js';
 import { createMessages } from './messages/messages.js';
 import { startInboundOptOuts } from './opt-outs/inbound-opt-outs.js';
+import { SMS_SCHEMA } from './schema.js';
 import { startStatusConsumer } from './status/status-consumer.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta.url));

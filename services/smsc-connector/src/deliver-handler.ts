@@ -8,9 +8,9 @@ import { readDeliverSmOctets } from './deliver-sm-octets.js';
 import { isReceipt, parseDeliveryReceipt } from './delivery-receipt.js';
 import type { ConnectorMetrics } from './metrics.js';
 import { applyReceipts, type ScopedReceipt } from './receipt-store.js';
+import { SMSC_CONNECTOR_SCHEMA } from './schema.js';
 import { fromSmppAddress } from './smpp-address.js';
 import type { DeliverSm, SmppBind } from './smpp-bind.js';
-import { SCHEMA } from './submission-store.js';
 
 export interface DeliverHandlerOptions {
   pool: pg.Pool;
@@ -88,7 +88,7 @@ export function createDeliverHandler({ pool, metrics, logger }: DeliverHandlerOp
             ...(received.smscMessageId ? { smscMessageId: received.smscMessageId } : {}),
           };
       if (!inbound) return;
-      await enqueueOutbox(client, SCHEMA, Topics.smsInbound, [
+      await enqueueOutbox(client, SMSC_CONNECTOR_SCHEMA, Topics.smsInbound, [
         { key: inbound.to, value: makeEvent<SmsInbound>(SMS_INBOUND_EVENT, inbound) },
       ]);
     });
@@ -114,7 +114,7 @@ async function reassemble(
     `smsc_connector/inbound/${part.from}/${concat.reference}/${concat.total}`,
   ]);
   await sql.query(
-    `INSERT INTO "${SCHEMA}"."inbound_part"
+    `INSERT INTO "${SMSC_CONNECTOR_SCHEMA}"."inbound_part"
        ("source_addr", "ref", "total", "seq", "destination_addr", "text", "smsc_message_id")
      VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
     [
@@ -128,13 +128,14 @@ async function reassemble(
     ],
   );
   const { rows } = await sql.query<{ seq: number; text: string; received_at: Date }>(
-    `SELECT "seq", "text", "received_at" FROM "${SCHEMA}"."inbound_part"
+    `SELECT "seq", "text", "received_at" FROM "${SMSC_CONNECTOR_SCHEMA}"."inbound_part"
       WHERE "source_addr" = $1 AND "ref" = $2 AND "total" = $3 ORDER BY "seq" FOR UPDATE`,
     [part.from, concat.reference, concat.total],
   );
   if (rows.length < concat.total) return undefined;
   await sql.query(
-    `DELETE FROM "${SCHEMA}"."inbound_part" WHERE "source_addr" = $1 AND "ref" = $2 AND "total" = $3`,
+    `DELETE FROM "${SMSC_CONNECTOR_SCHEMA}"."inbound_part"
+      WHERE "source_addr" = $1 AND "ref" = $2 AND "total" = $3`,
     [part.from, concat.reference, concat.total],
   );
   return {

@@ -3,7 +3,8 @@ import { Topics } from '@msg/contracts';
 import { type Sql, withTransaction } from '@msg/db';
 import type { Logger } from '@msg/logger';
 import type pg from 'pg';
-import { SCHEMA, type SubmissionStatusRow, statusEvent } from './store-sql.js';
+import { SMSC_CONNECTOR_SCHEMA } from './schema.js';
+import { type SubmissionStatusRow, statusEvent } from './store-sql.js';
 
 /** Rows claimed per transaction; a sweep repeats until fewer are due. */
 const SWEEP_BATCH = 500;
@@ -27,13 +28,13 @@ export async function expireOverdueSubmissions(
 ): Promise<string[]> {
   const { rows } = await sql.query<SubmissionStatusRow>(
     `WITH due AS (
-       SELECT "message_id" FROM "${SCHEMA}"."submission"
+       SELECT "message_id" FROM "${SMSC_CONNECTOR_SCHEMA}"."submission"
         WHERE "state" = 'submitted' AND "final_state" IS NULL AND "expires_at" <= $1
         ORDER BY "expires_at"
         LIMIT $2
           FOR UPDATE SKIP LOCKED
      )
-     UPDATE "${SCHEMA}"."submission" s SET "final_state" = 'expired'
+     UPDATE "${SMSC_CONNECTOR_SCHEMA}"."submission" s SET "final_state" = 'expired'
        FROM due WHERE s."message_id" = due."message_id"
      RETURNING s."message_id", s."account_id", s."source", s."parts", s."smsc_message_ids"`,
     [now, limit],
@@ -41,7 +42,7 @@ export async function expireOverdueSubmissions(
   const at = now.toISOString();
   await enqueueOutbox(
     sql,
-    SCHEMA,
+    SMSC_CONNECTOR_SCHEMA,
     Topics.smsStatus,
     rows.map((row) =>
       statusEvent({
@@ -62,7 +63,7 @@ export async function expireOverdueSubmissions(
 /** Removes parked receipts no submission claimed within the hour (duplicates, lost commits). */
 export async function removeStaleOrphans(sql: Sql, now = new Date()): Promise<number> {
   const { rowCount } = await sql.query(
-    `DELETE FROM "${SCHEMA}"."orphan_receipt"
+    `DELETE FROM "${SMSC_CONNECTOR_SCHEMA}"."orphan_receipt"
       WHERE "received_at" < $1::timestamptz - make_interval(mins => $2)`,
     [now, ORPHAN_MAX_AGE_MINUTES],
   );

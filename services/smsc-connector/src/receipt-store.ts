@@ -6,13 +6,8 @@ import {
   type DeliveryReceipt,
   type PartFinalState,
 } from './delivery-receipt.js';
-import {
-  jsonRows,
-  lockSmscMessages,
-  SCHEMA,
-  type SubmissionStatusRow,
-  statusEvent,
-} from './store-sql.js';
+import { SMSC_CONNECTOR_SCHEMA } from './schema.js';
+import { jsonRows, lockSmscMessages, type SubmissionStatusRow, statusEvent } from './store-sql.js';
 
 /** A receipt and the receipt scope of the bind it came on. */
 export interface ScopedReceipt {
@@ -67,7 +62,7 @@ export async function applyReceipts(
     smsc_message_id: string;
     message_id: string;
   }>(
-    `UPDATE "${SCHEMA}"."submitted_part" p
+    `UPDATE "${SMSC_CONNECTOR_SCHEMA}"."submitted_part" p
         SET "final_state" = r."state", "receipt_stat" = r."stat", "receipt_err" = r."err"
        FROM jsonb_to_recordset($1::jsonb)
          AS r("bind" text, "smsc_message_id" text, "state" text, "stat" text, "err" text)
@@ -113,7 +108,7 @@ async function parkOrphans(
          AS r("bind" text, "smsc_message_id" text, "state" text, "stat" text, "err" text,
               "received_at" timestamptz)
      ), parked AS (
-       INSERT INTO "${SCHEMA}"."orphan_receipt"
+       INSERT INTO "${SMSC_CONNECTOR_SCHEMA}"."orphan_receipt"
          ("bind", "smsc_message_id", "state", "stat", "err", "received_at")
        SELECT "bind", "smsc_message_id", "state", "stat", "err", "received_at" FROM input
        ON CONFLICT ("bind", "smsc_message_id") DO UPDATE
@@ -122,7 +117,8 @@ async function parkOrphans(
        RETURNING 1
      )
      SELECT i."bind", i."smsc_message_id"
-       FROM input i JOIN "${SCHEMA}"."submitted_part" p USING ("bind", "smsc_message_id")`,
+       FROM input i
+       JOIN "${SMSC_CONNECTOR_SCHEMA}"."submitted_part" p USING ("bind", "smsc_message_id")`,
     [jsonRows(rows)],
   );
   return new Set(known.map((row) => keyOf(row.bind, row.smsc_message_id)));
@@ -134,7 +130,7 @@ async function publishFinalStatuses(sql: Sql, messageIds: readonly string[]): Pr
   // Locked in id order: the expiry sweeper and other batches cannot publish a second status.
   const { rows: submissions } = await sql.query<SubmissionStatusRow>(
     `SELECT "message_id", "account_id", "source", "parts", "smsc_message_ids"
-       FROM "${SCHEMA}"."submission"
+       FROM "${SMSC_CONNECTOR_SCHEMA}"."submission"
       WHERE "message_id" = ANY($1::text[]) AND "state" = 'submitted' AND "final_state" IS NULL
       ORDER BY "message_id"
         FOR UPDATE`,
@@ -148,7 +144,7 @@ async function publishFinalStatuses(sql: Sql, messageIds: readonly string[]): Pr
     receipt_err: string | null;
   }>(
     `SELECT "message_id", "final_state", "receipt_stat", "receipt_err"
-       FROM "${SCHEMA}"."submitted_part"
+       FROM "${SMSC_CONNECTOR_SCHEMA}"."submitted_part"
       WHERE "message_id" = ANY($1::text[])
       ORDER BY "message_id", "part_no"`,
     [submissions.map((submission) => submission.message_id)],
@@ -188,10 +184,10 @@ async function publishFinalStatuses(sql: Sql, messageIds: readonly string[]): Pr
   });
   if (finished.length === 0) return;
   await sql.query(
-    `UPDATE "${SCHEMA}"."submission" s SET "final_state" = r."state"
+    `UPDATE "${SMSC_CONNECTOR_SCHEMA}"."submission" s SET "final_state" = r."state"
        FROM jsonb_to_recordset($1::jsonb) AS r("message_id" text, "state" text)
       WHERE s."message_id" = r."message_id"`,
     [jsonRows(finished.map((status) => ({ message_id: status.messageId, state: status.state })))],
   );
-  await enqueueOutbox(sql, SCHEMA, Topics.smsStatus, finished.map(statusEvent));
+  await enqueueOutbox(sql, SMSC_CONNECTOR_SCHEMA, Topics.smsStatus, finished.map(statusEvent));
 }

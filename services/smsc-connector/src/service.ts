@@ -10,8 +10,8 @@ import { createDeliverHandler } from './deliver-handler.js';
 import { startExpirySweeper } from './expiry-sweeper.js';
 import { createConnectorMetrics } from './metrics.js';
 import { createOutboundHandler } from './outbound-handler.js';
+import { SMSC_CONNECTOR_SCHEMA } from './schema.js';
 import { createSmppBind, type SmppBind } from './smpp-bind.js';
-import { SCHEMA } from './submission-store.js';
 import { type BindPacer, createBindPacer } from './submit-pacer.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
@@ -25,7 +25,7 @@ const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta
 export const smscConnectorService = defineService({
   name: 'smsc-connector',
   loadConfig: loadSmscConnectorConfig,
-  database: { schema: SCHEMA, migrations: [OUTBOX_MIGRATIONS_DIR, MIGRATIONS_DIR] },
+  database: { schema: SMSC_CONNECTOR_SCHEMA, migrations: [OUTBOX_MIGRATIONS_DIR, MIGRATIONS_DIR] },
   topics: [
     { topic: Topics.smsOutbound },
     { topic: Topics.smsStatus },

@@ -1,3 +1,4 @@
+import { backoffDelay } from '@msg/backoff';
 import type { Logger } from '@msg/logger';
 import smpp from 'smpp';
 import { coalesceWrites } from './coalesced-writes.js';
@@ -151,8 +152,13 @@ export function createSmppBind(options: SmppBindOptions): SmppBind {
 
   function scheduleReconnect() {
     if (stopped) return;
-    const ceiling = Math.min(timings.reconnectMaxMs, timings.reconnectMinMs * 2 ** failures);
     failures++;
+    const ceiling = backoffDelay(failures, {
+      baseMs: timings.reconnectMinMs,
+      maxMs: timings.reconnectMaxMs,
+      jitter: 'none',
+    });
+    // Its own jitter: never sooner than half the minimum, so a flapping centre is not hammered.
     const delay = Math.max(timings.reconnectMinMs / 2, Math.random() * ceiling);
     reconnectTimer = setTimeout(connect, delay);
   }

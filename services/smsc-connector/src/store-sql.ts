@@ -1,8 +1,6 @@
 import { makeEvent, SMS_SOURCE_HEADER, SMS_STATUS_EVENT, type SmsStatus } from '@msg/contracts';
 import type { Sql } from '@msg/db';
 
-export const SCHEMA = 'smsc_connector';
-
 /** The columns of a submission a status event is made of. */
 export interface SubmissionStatusRow extends Record<string, unknown> {
   message_id: string;

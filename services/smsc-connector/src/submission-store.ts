@@ -3,9 +3,8 @@ import { type SmsOutbound, type SmsStatus, Topics } from '@msg/contracts';
 import type { Sql } from '@msg/db';
 import type { PartFinalState } from './delivery-receipt.js';
 import { applyReceipts } from './receipt-store.js';
-import { jsonRows, lockSmscMessages, SCHEMA, statusEvent } from './store-sql.js';
-
-export { SCHEMA } from './store-sql.js';
+import { SMSC_CONNECTOR_SCHEMA } from './schema.js';
+import { jsonRows, lockSmscMessages, statusEvent } from './store-sql.js';
 
 export interface AcceptedPart {
   partNo: number;
@@ -77,7 +76,8 @@ export async function findRecordedSubmissions(
   messageIds: readonly string[],
 ): Promise<Set<string>> {
   const { rows } = await sql.query<{ message_id: string }>(
-    `SELECT "message_id" FROM "${SCHEMA}"."submission" WHERE "message_id" = ANY($1::text[])`,
+    `SELECT "message_id" FROM "${SMSC_CONNECTOR_SCHEMA}"."submission"
+      WHERE "message_id" = ANY($1::text[])`,
     [messageIds],
   );
   return new Set(rows.map((row) => row.message_id));
@@ -105,7 +105,7 @@ export async function recordSubmissions(
   }
   const candidates = [...firstOf.values()];
   const { rows: inserted } = await sql.query<{ message_id: string }>(
-    `INSERT INTO "${SCHEMA}"."submission"
+    `INSERT INTO "${SMSC_CONNECTOR_SCHEMA}"."submission"
        ("message_id", "account_id", "source", "parts", "state", "smsc_message_ids", "bind", "error",
         "submitted_at", "expires_at")
      SELECT "message_id", "account_id", "source", "parts", "state", "smsc_message_ids", "bind",
@@ -138,7 +138,7 @@ export async function recordSubmissions(
   const reused = await recordParts(sql, fresh);
   await enqueueOutbox(
     sql,
-    SCHEMA,
+    SMSC_CONNECTOR_SCHEMA,
     Topics.smsStatus,
     fresh.map(({ message, accepted, error, parts, at }) =>
       statusEvent({
@@ -205,9 +205,11 @@ async function recordParts(
          AS r("bind" text, "smsc_message_id" text, "message_id" text, "part_no" int)
      ), previous AS (
        SELECT p."bind", p."smsc_message_id", p."message_id", p."final_state"
-         FROM "${SCHEMA}"."submitted_part" p JOIN input i USING ("bind", "smsc_message_id")
+         FROM "${SMSC_CONNECTOR_SCHEMA}"."submitted_part" p
+         JOIN input i USING ("bind", "smsc_message_id")
      ), written AS (
-       INSERT INTO "${SCHEMA}"."submitted_part" ("bind", "smsc_message_id", "message_id", "part_no")
+       INSERT INTO "${SMSC_CONNECTOR_SCHEMA}"."submitted_part"
+         ("bind", "smsc_message_id", "message_id", "part_no")
        SELECT "bind", "smsc_message_id", "message_id", "part_no" FROM input
         ORDER BY "bind", "smsc_message_id"
        ON CONFLICT ("bind", "smsc_message_id") DO UPDATE
@@ -240,7 +242,7 @@ async function applyOrphanReceipts(sql: Sql, parts: readonly AcceptedPart[]): Pr
     stat: string | null;
     err: string | null;
   }>(
-    `DELETE FROM "${SCHEMA}"."orphan_receipt" o
+    `DELETE FROM "${SMSC_CONNECTOR_SCHEMA}"."orphan_receipt" o
       USING jsonb_to_recordset($1::jsonb) AS p("bind" text, "smsc_message_id" text, "not_before" timestamptz)
       WHERE o."bind" = p."bind" AND o."smsc_message_id" = p."smsc_message_id"
         AND o."received_at" >= p."not_before"

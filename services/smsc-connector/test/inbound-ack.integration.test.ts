@@ -8,8 +8,8 @@ import { createScratchDatabase, type ScratchDatabase } from '@msg/testing';
 import type pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadSmscConnectorConfig } from '../src/config.js';
+import { SMSC_CONNECTOR_SCHEMA as SCHEMA } from '../src/schema.js';
 import { type SmscConnector, startSmscConnector } from '../src/service.js';
-import { SCHEMA } from '../src/store-sql.js';
 import { collectEvents, eventually } from './support.js';
 
 /**

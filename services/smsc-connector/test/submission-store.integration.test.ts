@@ -13,10 +13,10 @@ import {
   removeStaleOrphans,
 } from '../src/expiry-sweeper.js';
 import { applyReceipts, type ScopedReceipt } from '../src/receipt-store.js';
+import { SMSC_CONNECTOR_SCHEMA as SCHEMA } from '../src/schema.js';
 import {
   type ReceiptWaitPolicy,
   recordSubmissions,
-  SCHEMA,
   type SubmissionOutcome,
 } from '../src/submission-store.js';
 import { outbound, startScratchDatabase } from './support.js';

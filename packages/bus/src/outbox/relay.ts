@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { backoffDelay } from '@msg/backoff';
 import type { EventEnvelope } from '@msg/contracts';
 import type { Logger } from '@msg/logger';
 import type { Pool, PoolClient } from 'pg';
@@ -188,7 +189,12 @@ export function createOutboxRelay({
         if (published >= batchSize) delay = 0;
       } catch (error) {
         failures++;
-        delay = Math.min(MAX_ERROR_BACKOFF_MS, pollIntervalMs * 2 ** failures);
+        // Twice the poll interval after the first failure, doubling to MAX_ERROR_BACKOFF_MS.
+        delay = backoffDelay(failures + 1, {
+          baseMs: pollIntervalMs,
+          maxMs: MAX_ERROR_BACKOFF_MS,
+          jitter: 'none',
+        });
         log.warn('outbox relay batch failed', {
           failures,
           retryInMs: delay,

@@ -1,5 +1,6 @@
 import { generateApiKey, hashSecret } from '@msg/auth';
 import type { components } from '@msg/contracts/internal/admin';
+import { isUuid } from '@msg/db';
 import { NotFoundError } from '@msg/http';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { publishAccount as publish, withKeys } from './account-events.js';
@@ -8,12 +9,9 @@ import { type AccountSettings, checkSettings, settingsColumns } from './settings
 
 export { ADMIN_SCHEMA } from './account-events.js';
 
-/** Account id (uuid) as opposed to a name: a reference to an account may be either. */
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The id of the account `ref` names (its id, or its name in any case); 404 when there is none. */
 export async function findAccountId(tx: Prisma.TransactionClient, ref: string): Promise<string> {
-  const where = UUID.test(ref) ? { id: ref } : { nameKey: ref.toLowerCase() };
+  const where = isUuid(ref) ? { id: ref } : { nameKey: ref.toLowerCase() };
   const found = await tx.account.findUnique({ where, select: { id: true } });
   if (!found) throw new NotFoundError(`account ${ref} not found`);
   return found.id;
@@ -99,7 +97,7 @@ export function createAccounts({ prisma }: AccountsOptions) {
     },
 
     async get(ref: string): Promise<AccountView> {
-      const where = UUID.test(ref) ? { id: ref } : { nameKey: ref.toLowerCase() };
+      const where = isUuid(ref) ? { id: ref } : { nameKey: ref.toLowerCase() };
       const record = await prisma.account.findUnique({ where, include: withKeys });
       if (!record) throw new NotFoundError(`account ${ref} not found`);
       return toAccountView(record);

@@ -1,7 +1,7 @@
+import { isUuid } from '@msg/db';
 import { NotFoundError } from '@msg/http';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { publishAccount, withKeys } from './account-events.js';
-import { UUID } from './accounts.js';
 
 /** One message to pay for (the debitAccount body's item). */
 export interface DebitRequest {
@@ -32,7 +32,7 @@ export interface DebitOutcome {
 export function createDebits({ prisma }: { prisma: PrismaClient }) {
   return {
     async debit(accountId: string, items: readonly DebitRequest[]): Promise<DebitOutcome> {
-      if (!UUID.test(accountId)) throw new NotFoundError(`account ${accountId} not found`);
+      if (!isUuid(accountId)) throw new NotFoundError(`account ${accountId} not found`);
       return prisma.$transaction(
         async (tx) => {
           const [account] = await tx.$queryRaw<{ billing_mode: string; balance: bigint }[]>`
@@ -96,7 +96,7 @@ export function createDebits({ prisma }: { prisma: PrismaClient }) {
      * balance republishes the account (funds available again).
      */
     async refund(accountId: string, reference: string): Promise<RefundOutcome> {
-      if (!UUID.test(accountId)) throw new NotFoundError(`account ${accountId} not found`);
+      if (!isUuid(accountId)) throw new NotFoundError(`account ${accountId} not found`);
       return prisma.$transaction(
         async (tx) => {
           const [account] = await tx.$queryRaw<{ balance: bigint }[]>`

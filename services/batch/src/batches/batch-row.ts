@@ -1,4 +1,4 @@
-import type { Sql } from '@msg/db';
+import { isUuid, type Sql } from '@msg/db';
 
 /** The Postgres schema of the batch service's tables (and its outbox). */
 export const BATCH_SCHEMA = 'batch';
@@ -55,8 +55,6 @@ export const BATCH_COLUMNS = `id, account_id, external_batch_id, status, sender_
   total_parts, expanded_through, next_chunk_at, last_change_seq::text AS last_change_seq,
   notified_change_seq::text AS notified_change_seq, progress_at, final_event_queued, purge_after`;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * One batch of the account, or undefined — another account's batch is as unknown as a missing
  * one. `lock` takes the row lock (FOR UPDATE) for the rest of the caller's transaction.
@@ -67,7 +65,7 @@ export async function findBatch(
   batchId: string,
   { lock = false } = {},
 ): Promise<BatchRow | undefined> {
-  if (!UUID.test(batchId)) return undefined;
+  if (!isUuid(batchId)) return undefined;
   const { rows } = await sql.query<BatchRow & Record<string, unknown>>(
     `SELECT ${BATCH_COLUMNS} FROM ${BATCH_TABLE} WHERE id = $1 AND account_id = $2
      ${lock ? 'FOR UPDATE' : ''}`,

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { backoffDelay } from '@msg/backoff';
 import { type Bus, subscribeToEvents } from '@msg/bus';
 import { type RcsOutbound, Topics } from '@msg/contracts';
 import type { Logger } from '@msg/logger';
@@ -161,7 +162,12 @@ export function createDeliveryHandler(deps: DeliveryDeps) {
           await undeliverable(message, rejected, traceId);
           return;
         }
-        const waitMs = Math.min(deps.retry.maxMs, deps.retry.initialMs * 2 ** failures);
+        // No jitter: one worker retrying its own message; `failures` counts the tries before this.
+        const waitMs = backoffDelay(failures + 1, {
+          baseMs: deps.retry.initialMs,
+          maxMs: deps.retry.maxMs,
+          jitter: 'none',
+        });
         log.warn('RBM could not take the message; retrying', {
           status: error.httpStatus,
           rbmStatus: error.status,

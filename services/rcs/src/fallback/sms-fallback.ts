@@ -13,7 +13,7 @@ import type { Logger } from '@msg/logger';
 import { isOptedOut } from '@msg/optout';
 import { checkLength, checkSenderPermission, type ProtectedNames } from '@msg/sms-text';
 import type pg from 'pg';
-import type { SmsFallback } from '../messages/message-store.js';
+import type { FallbackSms } from '../messages/message-store.js';
 import { RCS_SCHEMA } from '../schema.js';
 import {
   enqueueOutcome,
@@ -26,7 +26,7 @@ import {
 /** A message that could not go over RCS, with the SMS to send instead. */
 export interface FallbackMessage extends MessageRef {
   recipient: string;
-  smsFallback: SmsFallback;
+  smsFallback: FallbackSms;
 }
 
 /** Why it could not go over RCS (logged; the outcome events are the same for each). */

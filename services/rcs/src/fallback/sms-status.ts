@@ -1,14 +1,10 @@
 import { type Bus, type Subscription, subscribeToSmsStatus } from '@msg/bus';
 import type { SmsStatus } from '@msg/contracts';
-import { withTransaction } from '@msg/db';
+import { isUuid, withTransaction } from '@msg/db';
 import type { Logger } from '@msg/logger';
 import type pg from 'pg';
 import { RCS_SCHEMA } from '../schema.js';
 import { failMessage, lockMessage } from './message-outcome.js';
-
-/** Consumer group of the fallback SMS's reports on sms.status.v1. */
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** SMS states that mean the SMS will not reach the phone. */
 const SMS_FAILED = new Set<SmsStatus['state']>(['failed', 'expired']);
@@ -22,8 +18,7 @@ const SMS_FAILED = new Set<SmsStatus['state']>(['failed', 'expired']);
 export function createSmsStatusApplier(pool: pg.Pool, now: () => Date = () => new Date()) {
   return (status: SmsStatus): Promise<boolean> => {
     // Only uuids are ours (fallbackSmsId); anything else is no fallback SMS.
-    if (!SMS_FAILED.has(status.state) || !UUID.test(status.messageId))
-      return Promise.resolve(false);
+    if (!SMS_FAILED.has(status.state) || !isUuid(status.messageId)) return Promise.resolve(false);
     return withTransaction(pool, async (sql) => {
       const { rows } = await sql.query<{
         id: string;

@@ -3,7 +3,7 @@ import type { Logger } from '@msg/logger';
 import type { RbmClient } from '@msg/rbm';
 import { repeatEvery } from '@msg/service-kit';
 import type pg from 'pg';
-import type { SmsFallback } from '../messages/message-store.js';
+import type { FallbackSms } from '../messages/message-store.js';
 import { RCS_SCHEMA } from '../schema.js';
 import { failMessage, lockMessage, SETTLED_STATES } from './message-outcome.js';
 import type { FallbackMessage, SmsFallbackSender } from './sms-fallback.js';
@@ -34,7 +34,7 @@ interface DueRow {
   agent_id: string;
   recipient: string;
   client_message_id: string | null;
-  sms_fallback: SmsFallback | null;
+  sms_fallback: FallbackSms | null;
 }
 
 export type SweepOutcome = 'fallback' | 'expired' | 'delivered' | 'error';

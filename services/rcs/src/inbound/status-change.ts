@@ -1,8 +1,8 @@
+import { isUuid } from '@msg/db';
 import type pg from 'pg';
 import { RCS_SCHEMA } from '../schema.js';
 
 const MESSAGES = `"${RCS_SCHEMA}"."messages"`;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The message a DELIVERED / READ push moved. */
 export interface StatusChange {
@@ -38,7 +38,7 @@ export async function statusChange(
   eventType: keyof typeof RULES,
   messageId: string | undefined,
 ): Promise<StatusChangeResult> {
-  if (messageId === undefined || !UUID.test(messageId)) return { outcome: 'unknown_message' };
+  if (messageId === undefined || !isUuid(messageId)) return { outcome: 'unknown_message' };
   const { rows } = await client.query<{
     account_id: string;
     client_message_id: string | null;

@@ -24,13 +24,17 @@ export interface AcceptedMessage {
   content: Record<string, unknown>;
   dryRun: boolean;
   /** The SMS sent when it cannot go over RCS (accounts with fallback enabled); null: none. */
-  smsFallback: SmsFallback | null;
+  smsFallback: FallbackSms | null;
   /** The request's `ttl` in seconds; null: RBM's default. */
   ttlSeconds: number | null;
   traceId?: string;
 }
 
-export interface SmsFallback {
+/**
+ * The SMS a message carries for when it cannot go over RCS (its `sms_fallback`): the content only;
+ * what sends it is delivery's `SmsFallback`.
+ */
+export interface FallbackSms {
   sender: string;
   text: string;
 }

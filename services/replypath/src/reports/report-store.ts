@@ -1,8 +1,6 @@
-import type { Sql } from '@msg/db';
+import { isUuid, type Sql } from '@msg/db';
 import { REPLYPATH_SCHEMA } from '../schema.js';
 import type { ReportedMessage } from './delivery-report.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface StatusTarget extends ReportedMessage {
   deliveryReport: boolean;
@@ -18,7 +16,7 @@ type TargetRow = {
 };
 
 /** Whether the id can be a reply-path message's (a uuid); queries are not tried with others. */
-export const isTransactionId = (id: string) => UUID.test(id);
+export const isTransactionId = (id: string) => isUuid(id);
 
 /**
  * Moves a message to `state` if that advances it (accepted → submitted → a final state; a final

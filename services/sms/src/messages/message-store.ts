@@ -1,9 +1,7 @@
 import { type BusMessage, outboxInsert, outboxNotify } from '@msg/bus';
 import { Topics } from '@msg/contracts';
 import type pg from 'pg';
-
-/** The Postgres schema that holds the SMS service's tables (and its outbox). */
-export const SMS_SCHEMA = 'sms';
+import { SMS_SCHEMA } from '../schema.js';
 
 /** A new row of sms.message as the intake writes it; the rest takes the column defaults. */
 export interface AcceptedMessageRow {

@@ -7,16 +7,15 @@ import {
   SMS_OUTBOUND_EVENT,
   type SmsOutbound,
 } from '@msg/contracts';
-import { createBatcher } from '@msg/db';
+import { createBatcher, isUuid } from '@msg/db';
 import { NotFoundError } from '@msg/http';
 import { OptedOutError, optedOutPairs } from '@msg/optout';
 import type pg from 'pg';
 import type { PrismaClient } from '../generated/prisma/client.js';
-import { type AcceptedMessage, insertAcceptedMessages, SMS_SCHEMA } from './message-store.js';
+import { SMS_SCHEMA } from '../schema.js';
+import { type AcceptedMessage, insertAcceptedMessages } from './message-store.js';
 import { type MessageView, toMessageView } from './message-view.js';
 import type { AcceptedSms } from './send-request.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The use cases behind the HTTP operations. A message and its sms.outbound.v1 event are written in
@@ -109,7 +108,7 @@ export function createMessages({
 
     /** One message of the account; another account's message is as unknown as a missing one. */
     async get(accountId: string, messageId: string): Promise<MessageView> {
-      const record = UUID.test(messageId)
+      const record = isUuid(messageId)
         ? await prisma.message.findFirst({ where: { id: messageId, accountId } })
         : null;
       if (!record) throw new NotFoundError(`message ${messageId} not found`);

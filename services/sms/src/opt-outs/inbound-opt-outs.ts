@@ -4,7 +4,7 @@ import { withTransaction } from '@msg/db';
 import type { Logger } from '@msg/logger';
 import { mayBeKeyword, optOutEventFor, recordOptOut } from '@msg/optout';
 import type pg from 'pg';
-import { SMS_SCHEMA } from '../messages/message-store.js';
+import { SMS_SCHEMA } from '../schema.js';
 
 export interface InboundOptOutOptions {
   bus: Bus;

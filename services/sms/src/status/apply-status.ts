@@ -1,12 +1,12 @@
 import { type BusMessage, enqueueOutbox } from '@msg/bus';
 import type { AccountState, EventEnvelope, SmsStatus } from '@msg/contracts';
 import { Topics } from '@msg/contracts';
-import { createGroupCommit, type Sql } from '@msg/db';
+import { createGroupCommit, isUuid, type Sql } from '@msg/db';
 import { ANY_TARGET, isClientUrl } from '@msg/http';
 import type { Logger } from '@msg/logger';
 import type pg from 'pg';
-import { SMS_SCHEMA } from '../messages/message-store.js';
 import { advances, isFinal, isSmsState } from '../messages/status-order.js';
+import { SMS_SCHEMA } from '../schema.js';
 import { statusCallback } from './status-callback.js';
 import { lockMessages, type MessageStatusChange, updateMessageStatuses } from './status-store.js';
 
@@ -31,8 +31,6 @@ export interface StatusReport {
   envelope: EventEnvelope;
   status: SmsStatus;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Applies status reports to their messages; reports handled at the same time share one
@@ -64,7 +62,7 @@ export async function applyStatusBatch(
   { accountById, logger }: Omit<ApplyStatusDeps, 'pool'>,
 ): Promise<StatusOutcome[]> {
   const wanted = reports
-    .filter((r) => UUID.test(r.status.messageId))
+    .filter((r) => isUuid(r.status.messageId))
     .map((r) => r.status.messageId.toLowerCase());
   const messages = wanted.length > 0 ? await lockMessages(sql, wanted) : new Map();
 

@@ -1,5 +1,5 @@
 import type { Sql } from '@msg/db';
-import { SMS_SCHEMA } from '../messages/message-store.js';
+import { SMS_SCHEMA } from '../schema.js';
 
 /**
  * The status consumer's statements (a hot path, so pg: one multi-row statement per step of a

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { enqueueOutbox } from '@msg/bus';
 import { makeEvent, Topics, VOICE_EVENT, type VoiceDomainEvent } from '@msg/contracts';
-import { withTransaction } from '@msg/db';
+import { isUuid, withTransaction } from '@msg/db';
 import type pg from 'pg';
 import { VOICE_SCHEMA } from '../schema.js';
 
@@ -39,8 +39,6 @@ type StatusRow = {
   failure_code: number | null;
   client_reference: string | null;
 };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The voice.events.v1 message of a state change. */
 export function voiceEvent(event: VoiceDomainEvent, traceId?: string) {
@@ -113,7 +111,7 @@ export function createMessageStore(pool: pg.Pool, now: () => Date): MessageStore
     },
 
     async status(accountId, transactionId) {
-      if (!UUID.test(transactionId)) return undefined;
+      if (!isUuid(transactionId)) return undefined;
       const { rows } = await pool.query<StatusRow>(
         `SELECT "transaction_id", "status", "created_at", "duration_seconds", "failure_code",
                 "client_reference"

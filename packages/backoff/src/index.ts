@@ -1,0 +1,1 @@
+export { type Backoff, backoffDelay } from './backoff.js';
