@@ -2,7 +2,7 @@
 import './request-context.js';
 
 export { CLIENT_URL_FORMAT, isClientUrl, MAX_CLIENT_URL_LENGTH } from './client-url.js';
-export { createService, type ServiceOptions } from './create-service.js';
+export { createService, type KitHttpOptions, type ServiceOptions } from './create-service.js';
 export { detailErrorFormat } from './detail-format.js';
 export { type ErrorFormat, type ErrorResponse, jsonErrorFormat } from './error-format.js';
 export * from './errors.js';

@@ -4,10 +4,8 @@ import {
   createService,
   type IdempotencyStore,
   jsonErrorFormat,
-  type ReadinessCheck,
+  type KitHttpOptions,
 } from '@msg/http';
-import type { Logger } from '@msg/logger';
-import type { Registry } from 'prom-client';
 import type { Accounts } from './accounts/accounts.js';
 import type { Debits } from './accounts/debits.js';
 import { internalDocsRouter } from './internal-docs.js';
@@ -49,26 +47,18 @@ export interface AdminAppDeps {
    * not take the header: their answer may carry a new API key, which must not be kept in clear.
    */
   idempotencyStore: IdempotencyStore;
-  logger: Logger;
-  /** The service's registry (the kit's, with the bus's consumer metrics); a new one when absent. */
-  metrics?: Registry;
-  readiness: ReadinessCheck[];
-  trustProxy?: string[];
-  validateResponses?: boolean;
+  /** The kit's part of createService (ServiceContext.http of @msg/service-kit). */
+  http: KitHttpOptions;
 }
 
 /** The admin service's HTTP app. Never listens: main.ts (or a test) does. */
 export function createApp(deps: AdminAppDeps) {
   const { accounts, optOuts, protectedSenders } = deps;
   return createService({
+    ...deps.http,
     name: 'admin',
-    logger: deps.logger,
     openapiPath: internalDocumentPath('admin'),
     errorFormat: jsonErrorFormat,
-    readiness: deps.readiness,
-    ...(deps.metrics && { metrics: deps.metrics }),
-    ...(deps.trustProxy && { trustProxy: deps.trustProxy }),
-    ...(deps.validateResponses !== undefined && { validateResponses: deps.validateResponses }),
     authenticators: {
       // Only callers presenting the operator token may use the internal API.
       adminToken: requireServiceToken(deps.adminToken, {

@@ -67,10 +67,7 @@ export const adminService = defineService({
       debits: createDebits({ prisma }),
       billingToken: config.BILLING_INTERNAL_TOKEN,
       idempotencyStore: createPostgresIdempotencyStore({ pool: kit.pool, schema: ADMIN_SCHEMA }),
-      logger: kit.logger,
-      metrics: kit.metrics,
-      readiness: kit.readiness,
-      trustProxy: config.TRUSTED_PROXIES,
+      http: kit.http,
     });
     return { app };
   },

@@ -1,8 +1,6 @@
 import { openapiDocumentPath } from '@msg/contracts';
-import { createService, jsonErrorFormat, type ReadinessCheck } from '@msg/http';
-import type { Logger } from '@msg/logger';
+import { createService, jsonErrorFormat, type KitHttpOptions } from '@msg/http';
 import type { RequestHandler } from 'express';
-import type { Registry } from 'prom-client';
 import { getCallbackSigningSecret } from './operations/getCallbackSigningSecret.js';
 import { rotateCallbackSigningSecret } from './operations/rotateCallbackSigningSecret.js';
 import type { SigningSecretStore } from './signing/signing-secrets.js';
@@ -13,11 +11,8 @@ export interface NotifierAppDeps {
   secretGraceMs: number;
   /** The document's basicAuth: authentication, account guards and rate limit (service.ts). */
   basicAuth: RequestHandler;
-  logger: Logger;
-  metrics?: Registry;
-  readiness: ReadinessCheck[];
-  trustProxy?: string[];
-  validateResponses?: boolean;
+  /** The kit's part of createService (ServiceContext.http of @msg/service-kit). */
+  http: KitHttpOptions;
 }
 
 /** A rotation body is one optional integer. */
@@ -29,15 +24,11 @@ const BODY_LIMIT = '1kb';
  */
 export function createApp(deps: NotifierAppDeps) {
   return createService({
+    ...deps.http,
     name: 'notifier',
-    logger: deps.logger,
     openapiPath: openapiDocumentPath('callbacks'),
     errorFormat: jsonErrorFormat,
     bodyLimit: BODY_LIMIT,
-    readiness: deps.readiness,
-    ...(deps.metrics && { metrics: deps.metrics }),
-    ...(deps.trustProxy && { trustProxy: deps.trustProxy }),
-    ...(deps.validateResponses !== undefined && { validateResponses: deps.validateResponses }),
     authenticators: { basicAuth: deps.basicAuth },
     routes: (app) => {
       app.get('/v1/callbacks/signing-secret', getCallbackSigningSecret(deps.secrets));

@@ -99,11 +99,7 @@ export const notifierService = defineService({
         bucket: 'callbacks',
         limiter: createPostgresRateLimiter({ pool, schema: NOTIFIER_SCHEMA }),
       }),
-      logger,
-      metrics: kit.metrics,
-      readiness: kit.readiness,
-      trustProxy: config.TRUSTED_PROXIES,
-      validateResponses: config.NODE_ENV === 'test',
+      http: kit.http,
     });
     return { app };
   },

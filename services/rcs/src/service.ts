@@ -156,12 +156,8 @@ export const rcsService = defineService({
         realm: 'rcs-agents',
         message: 'Missing or invalid token',
       }),
-      logger: kit.logger,
-      metrics: kit.metrics,
-      readiness: kit.readiness,
+      http: kit.http,
       platformReadiness: [rbmReachability(config.RCS_RBM_BASE_URL)],
-      trustProxy: config.TRUSTED_PROXIES,
-      validateResponses: config.NODE_ENV === 'test',
     });
     /** The account directory (accounts.v1): tests wait on it after publishing an account. */
     return {

@@ -85,11 +85,7 @@ export const smsService = defineService({
         permission: 'sms',
         limiter: createPostgresRateLimiter({ pool, schema: SMS_SCHEMA }),
       }),
-      logger,
-      metrics: kit.metrics,
-      readiness: kit.readiness,
-      trustProxy: config.TRUSTED_PROXIES,
-      validateResponses: config.NODE_ENV === 'test',
+      http: kit.http,
     });
     /** protectedSenders: tests wait on it after publishing a list. */
     return { app, protectedSenders };
