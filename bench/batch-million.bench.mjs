@@ -5,13 +5,13 @@
 // Records: time to 202, the submit rate the simulator saw against BIND_TPS (ratio), RSS of the
 // suite and of the simulator sampled every SAMPLE_MS (min / max / last while submitting: memory
 // flat means max close to last and no climb), and whether the batch completed.
-// Kafka is a broker of the run's own (startPrivateKafka of @msg/testing; KAFKA_LIBS can point at
+// Kafka is a broker of the run's own (startPrivateKafka of @msg/kafka; KAFKA_LIBS can point at
 // another checkout's jars). Bounded: the batch is awaited at most BATCH_TIMEOUT_MS (default twice
 // its time at BIND_TPS plus two minutes). Try it small first:
 // BATCH_RECIPIENTS=50000 pnpm bench batch-million
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { startPrivateKafka } from '@msg/testing';
+import { startPrivateKafka } from '@msg/kafka';
 import { batchJson, postBatch } from './batch.bench.mjs';
 import { freePort, json, startProcess, waitHealthy, withDatabase } from './processes.mjs';
 

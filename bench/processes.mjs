@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { startPrivateKafka } from '@msg/testing';
+import { startPrivateKafka } from '@msg/kafka';
 import pg from 'pg';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type PrivateKafka, startPrivateKafka } from '@msg/testing';
+import { type PrivateKafka, startPrivateKafka } from '@msg/kafka';
 import type { Got } from 'got';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ManagedProcess, type SmsPlatform, startSmsProcesses } from './platform.js';

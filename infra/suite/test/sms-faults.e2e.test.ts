@@ -1,4 +1,4 @@
-import { type PrivateKafka, startPrivateKafka } from '@msg/testing';
+import { type PrivateKafka, startPrivateKafka } from '@msg/kafka';
 import type { Got } from 'got';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SmsPlatform, startSmsProcesses } from './platform.js';

@@ -18,7 +18,12 @@ const manifest = (dir: string) =>
   JSON.parse(readFileSync(`${REPO}${dir}/package.json`, 'utf8')) as {
     name: string;
     license?: string;
+    dependencies?: Record<string, string>;
   };
+
+const infraPackages = workspacePackages
+  .filter((dir) => dir.startsWith('infra/'))
+  .map((dir) => manifest(dir).name);
 
 describe('workspace conventions', () => {
   it('when the workspace is listed, then it finds the services and libraries', () => {
@@ -36,6 +41,16 @@ describe('workspace conventions', () => {
     'when %s/package.json is read, then it states the Apache-2.0 licence',
     (dir) => {
       expect(manifest(dir).license).toBe('Apache-2.0');
+    },
+  );
+
+  it.each(workspacePackages.filter((dir) => dir.startsWith('packages/')))(
+    'when %s/package.json is read, then none of its dependencies is an infra/ package',
+    (dir) => {
+      // infra/ is the platform's tooling (brokers, simulators); a library's users must not get
+      // it. A package's own tests may use it (devDependencies), as the bus's restart test does.
+      const dependencies = Object.keys(manifest(dir).dependencies ?? {});
+      expect(dependencies.filter((name) => infraPackages.includes(name))).toEqual([]);
     },
   );
 

@@ -84,6 +84,23 @@ export interface ServiceOptions {
 }
 
 /**
+ * What every service's createService gets from the service kit (ServiceContext.http of
+ * @msg/service-kit) rather than from its own app: the kit's logger, metric registry and /readyz
+ * checks, the deployment's trusted proxies and response validation in tests. An app spreads it
+ * first and adds what is its own (name, document, routes, error format, body limit); a test
+ * building an app directly writes the object itself.
+ */
+export interface KitHttpOptions {
+  logger: Logger;
+  /** The service's registry; a new one labelled with the service's name when absent. */
+  metrics?: Registry;
+  /** The same array the kit keeps filling (database, account directory, ...). */
+  readiness: ReadinessCheck[];
+  trustProxy?: string | string[];
+  validateResponses?: boolean;
+}
+
+/**
  * The express app of a service, fully wired and never listening (see startServer):
  * request id → access log and metrics → /healthz /readyz /metrics → body parsing →
  * OpenAPI validation → Idempotency-Key → the service's routes → 404/501 → the one error middleware.

@@ -1,7 +1,7 @@
 import type { AccountDirectory, ProtectedSenderDirectory } from '@msg/auth';
 import type { Bus, TopicSpec } from '@msg/bus';
 import type { Env, LogLevel } from '@msg/config';
-import type { ReadinessCheck } from '@msg/http';
+import type { KitHttpOptions, ReadinessCheck } from '@msg/http';
 import type { Logger } from '@msg/logger';
 import type { Express } from 'express';
 import type pg from 'pg';
@@ -12,6 +12,10 @@ export interface BaseServiceConfig {
   readonly PORT: number;
   readonly HOST: string;
   readonly LOG_LEVEL: LogLevel;
+  /** 'test' turns on response validation (ServiceContext.http). */
+  readonly NODE_ENV: 'development' | 'test' | 'production';
+  /** trustSettings of @msg/config; createService's default ('loopback') when the service has none. */
+  readonly TRUSTED_PROXIES?: readonly string[];
 }
 
 export interface DatabaseSpec {
@@ -35,14 +39,20 @@ export type Started = Stop | { stop: Stop };
 export interface ServiceContext {
   bus: Bus;
   logger: Logger;
-  /** The service's metric registry (labelled with its name): pass it to createService. */
+  /** The service's metric registry (labelled with its name); createService gets it in `http`. */
   metrics: Registry;
   /**
    * /readyz checks of what requests need, filled by the kit: the database, and the account
-   * directory once followed. Pass it to createService. The bus is not in it: a service whose
+   * directory once followed; createService gets it in `http`. The bus is not in it: a service whose
    * consumers wait for Kafka still takes requests into its outbox (their health is a metric).
    */
   readiness: ReadinessCheck[];
+  /**
+   * What the service's createService takes from the kit — logger, metrics, readiness (the
+   * fields above), TRUSTED_PROXIES and response validation when NODE_ENV is 'test' — so that the
+   * app only says what is its own: `createService({ ...http, name, openapiPath, routes })`.
+   */
+  http: KitHttpOptions;
   /**
    * Follows accounts.v1 (consumer group `<name>-accounts.<random>`: every replica reads every
    * account), adds its readiness and closes it at shutdown. The same directory on every call.

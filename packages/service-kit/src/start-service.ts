@@ -82,6 +82,13 @@ export async function startService<C extends BaseServiceConfig, P extends Servic
     logger,
     metrics,
     readiness,
+    http: {
+      logger,
+      metrics,
+      readiness,
+      ...(config.TRUSTED_PROXIES && { trustProxy: [...config.TRUSTED_PROXIES] }),
+      validateResponses: config.NODE_ENV === 'test',
+    },
     accountDirectory() {
       directory ??= follow(
         createAccountDirectory({ bus, logger, groupId: `${definition.name}-accounts` }),

@@ -1,7 +1,6 @@
 // Test helpers shared by the services' component tests (a devDependency only).
-
-/** Kept here too: every test and benchmark takes its helpers from @msg/testing. */
-export { type PrivateKafka, startPrivateKafka } from '@msg/kafka';
+// A broker of a run's own is startPrivateKafka of @msg/kafka (infra/kafka), imported from there:
+// a package does not depend on infra/ packages, whose code is the platform's tooling.
 export { accountState } from './account-state.js';
 export {
   type CallbackReceiver,

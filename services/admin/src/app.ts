@@ -5,10 +5,8 @@ import {
   createService,
   type IdempotencyStore,
   jsonErrorFormat,
-  type ReadinessCheck,
+  type KitHttpOptions,
 } from '@msg/http';
-import type { Logger } from '@msg/logger';
-import type { Registry } from 'prom-client';
 import type { Accounts } from './accounts/accounts.js';
 import type { Debits } from './accounts/debits.js';
 import { internalDocsRouter } from './internal-docs.js';
@@ -50,6 +48,7 @@ export interface AdminAppDeps {
    * not take the header: their answer may carry a new API key, which must not be kept in clear.
    */
   idempotencyStore: IdempotencyStore;
+<<<<<<< HEAD
   logger: Logger;
   /** The service's registry (the kit's, with the bus's consumer metrics); a new one when absent. */
   metrics?: Registry;
@@ -58,21 +57,28 @@ export interface AdminAppDeps {
   validateResponses?: boolean;
   /** Whether the callbacks' URLs may name a private host (CALLBACK_ALLOW_PRIVATE_TARGETS); refused by default. */
   clientUrls?: ClientUrlPolicy;
+=======
+  /** The kit's part of createService (ServiceContext.http of @msg/service-kit). */
+  http: KitHttpOptions;
+>>>>>>> h24-kit
 }
 
 /** The admin service's HTTP app. Never listens: main.ts (or a test) does. */
 export function createApp(deps: AdminAppDeps) {
   const { accounts, optOuts, protectedSenders } = deps;
   return createService({
+    ...deps.http,
     name: 'admin',
-    logger: deps.logger,
     openapiPath: internalDocumentPath('admin'),
     errorFormat: jsonErrorFormat,
+<<<<<<< HEAD
     readiness: deps.readiness,
     ...(deps.metrics && { metrics: deps.metrics }),
     ...(deps.trustProxy && { trustProxy: deps.trustProxy }),
     ...(deps.validateResponses !== undefined && { validateResponses: deps.validateResponses }),
     ...(deps.clientUrls && { clientUrls: deps.clientUrls }),
+=======
+>>>>>>> h24-kit
     authenticators: {
       // Only callers presenting the operator token may use the internal API.
       adminToken: requireServiceToken(deps.adminToken, {

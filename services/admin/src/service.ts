@@ -67,6 +67,7 @@ export const adminService = defineService({
       debits: createDebits({ prisma }),
       billingToken: config.BILLING_INTERNAL_TOKEN,
       idempotencyStore: createPostgresIdempotencyStore({ pool: kit.pool, schema: ADMIN_SCHEMA }),
+<<<<<<< HEAD
       logger: kit.logger,
       metrics: kit.metrics,
       readiness: kit.readiness,
@@ -75,6 +76,9 @@ export const adminService = defineService({
         allowPrivateTargets: config.CALLBACK_ALLOW_PRIVATE_TARGETS,
         allowedHosts: config.CALLBACK_ALLOWED_HOSTS ?? [],
       },
+=======
+      http: kit.http,
+>>>>>>> h24-kit
     });
     return { app };
   },

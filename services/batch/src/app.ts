@@ -3,12 +3,10 @@ import {
   createService,
   type IdempotencyStore,
   jsonErrorFormat,
-  type ReadinessCheck,
+  type KitHttpOptions,
 } from '@msg/http';
-import type { Logger } from '@msg/logger';
 import type { RequestHandler } from 'express';
 import type pg from 'pg';
-import type { Registry } from 'prom-client';
 import { cancelBatch } from './operations/cancelBatch.js';
 import { type CreateAccessTokenDeps, createAccessToken } from './operations/createAccessToken.js';
 import { batchClientUrls, type CreateBatchDeps, createBatch } from './operations/createBatch.js';
@@ -35,27 +33,26 @@ export interface BatchAppDeps extends CreateAccessTokenDeps {
   intake: CreateBatchDeps['config'];
   /** How long a batch is kept after it ends (BATCH_RETENTION). */
   retentionMs: number;
-  logger: Logger;
-  /** The service's registry (the kit's, with the bus's consumer metrics); a new one when absent. */
-  metrics?: Registry;
-  readiness: ReadinessCheck[];
-  trustProxy?: string[];
-  validateResponses?: boolean;
+  /** The kit's part of createService (ServiceContext.http of @msg/service-kit). */
+  http: KitHttpOptions;
 }
 
 /** The batch service's HTTP app. Never listens: main.ts (or a test) does. */
 export function createApp(deps: BatchAppDeps) {
   return createService({
+    ...deps.http,
     name: 'batch',
-    logger: deps.logger,
     openapiPath: openapiDocumentPath('batch'),
     errorFormat: jsonErrorFormat,
+<<<<<<< HEAD
     readiness: deps.readiness,
     ...(deps.metrics && { metrics: deps.metrics }),
     ...(deps.trustProxy && { trustProxy: deps.trustProxy }),
     ...(deps.validateResponses !== undefined && { validateResponses: deps.validateResponses }),
     // batch_event_callback_url: private hosts refused unless CALLBACK_ALLOW_PRIVATE_TARGETS.
     clientUrls: batchClientUrls(deps.intake),
+=======
+>>>>>>> h24-kit
     authenticators: { bearerAuth: deps.bearer },
     idempotency: { store: deps.idempotencyStore, scope: (req) => req.account?.id },
     rawBodyPaths: ['/v1/batches'],

@@ -66,7 +66,7 @@ export const batchService = defineService({
     const passport = createPassport({ bearer: bearerStrategy(jwt, directory) });
     const limiter = createPostgresRateLimiter({ pool, schema: BATCH_SCHEMA });
     const app = createApp({
-      logger,
+      http: kit.http,
       verifier: createCredentialVerifier({ directory }),
       jwt,
       // 401 without a valid token; 403 and 429 on every call, not only when the token was issued.
@@ -86,10 +86,6 @@ export const batchService = defineService({
       }),
       retentionMs: config.BATCH_RETENTION,
       intake: config,
-      metrics: kit.metrics,
-      readiness: kit.readiness,
-      trustProxy: config.TRUSTED_PROXIES,
-      validateResponses: config.NODE_ENV === 'test',
     });
     kit.outboxRelay();
     kit.afterListen('status-consumer', () =>

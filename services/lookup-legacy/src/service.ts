@@ -38,13 +38,9 @@ export const lookupLegacyService = defineService({
         permission: 'lookup',
         limiter: createPostgresRateLimiter({ pool: kit.pool, schema: LOOKUP_LEGACY_SCHEMA }),
       }),
-      logger: kit.logger,
-      metrics: kit.metrics,
+      http: kit.http,
       // The database and the directory, not the numbers service: its outage is answered 503 per
       // request, not by leaving the pool.
-      readiness: kit.readiness,
-      trustProxy: config.TRUSTED_PROXIES,
-      validateResponses: config.NODE_ENV === 'test',
     });
     return { app };
   },

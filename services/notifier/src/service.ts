@@ -100,6 +100,7 @@ export const notifierService = defineService({
         bucket: 'callbacks',
         limiter: createPostgresRateLimiter({ pool, schema: NOTIFIER_SCHEMA }),
       }),
+<<<<<<< HEAD
       internalBearer: requireServiceToken(config.NOTIFIER_INTERNAL_TOKEN, {
         realm: 'notifier-internal',
         message: 'Missing or invalid token',
@@ -109,6 +110,9 @@ export const notifierService = defineService({
       readiness: kit.readiness,
       trustProxy: config.TRUSTED_PROXIES,
       validateResponses: config.NODE_ENV === 'test',
+=======
+      http: kit.http,
+>>>>>>> h24-kit
     });
     return { app };
   },

@@ -3,12 +3,10 @@ import { internalDocumentPath, openapiDocumentPath } from '@msg/contracts';
 import {
   createService,
   type ErrorFormat,
+  type KitHttpOptions,
   problemErrorFormat,
-  type ReadinessCheck,
 } from '@msg/http';
-import type { Logger } from '@msg/logger';
 import type { RequestHandler } from 'express';
-import type { Registry } from 'prom-client';
 import type { NumberLookup } from './lookup/number-lookup.js';
 import { getInternalNumber } from './operations/getInternalNumber.js';
 import { getNumber } from './operations/getNumber.js';
@@ -24,14 +22,10 @@ export interface NumbersAppDeps {
   /** The document's internalBearer (requireServiceToken of @msg/auth). */
   internalBearer: RequestHandler;
   problemTypeBase: string;
-  logger: Logger;
-  /** The service's registry (the kit's, with the bus's consumer metrics); a new one when absent. */
-  metrics?: Registry;
-  readiness: ReadinessCheck[];
+  /** The kit's part of createService (ServiceContext.http of @msg/service-kit). */
+  http: KitHttpOptions;
   /** The clock of every answer (valid_until, Cache-Control, quota month); injectable for tests. */
   now?: () => Date;
-  trustProxy?: string[];
-  validateResponses?: boolean;
 }
 
 /**
@@ -51,16 +45,12 @@ export function createApp(deps: NumbersAppDeps) {
   const now = deps.now ?? (() => new Date());
   const viewDeps = { lookup: deps.lookup, quota: deps.quota, now };
   return createService({
+    ...deps.http,
     name: 'numbers',
-    logger: deps.logger,
     openapiPath: openapiDocumentPath('numbers'),
     internalOpenapiPath: internalDocumentPath('numbers'),
     errorFormat: numbersErrorFormat(deps.problemTypeBase),
     bodyLimit: '1kb',
-    readiness: deps.readiness,
-    ...(deps.metrics && { metrics: deps.metrics }),
-    ...(deps.trustProxy && { trustProxy: deps.trustProxy }),
-    ...(deps.validateResponses !== undefined && { validateResponses: deps.validateResponses }),
     authenticators: { basicAuth: deps.basicAuth, internalBearer: deps.internalBearer },
     routes: (app) => {
       // Views set their own strong ETag (of the exact body); express's weak one would also tag

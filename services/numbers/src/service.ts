@@ -81,12 +81,8 @@ export function numbersService(options: NumbersServiceOptions = {}) {
           message: 'Missing or invalid token',
         }),
         problemTypeBase: config.PROBLEM_TYPE_BASE,
-        logger: kit.logger,
-        metrics: kit.metrics,
-        readiness: kit.readiness,
+        http: kit.http,
         ...(options.now && { now: options.now }),
-        trustProxy: config.TRUSTED_PROXIES,
-        validateResponses: config.NODE_ENV === 'test',
       });
       const accounts: AccountLookup = directory;
       /** The account directory the service authenticates with (accounts.v1). */

@@ -63,9 +63,7 @@ function appFailingWith(error: unknown, quota?: Partial<Quota>) {
     basicAuth,
     internalBearer: (_req, _res, next) => next(),
     problemTypeBase: `${PROBLEMS}/`,
-    logger,
-    readiness: [],
-    validateResponses: true,
+    http: { logger, readiness: [], validateResponses: true },
   });
   return { app, recorded };
 }

@@ -1,13 +1,20 @@
 import { internalDocumentPath, openapiDocumentPath } from '@msg/contracts';
 import {
+<<<<<<< HEAD
   type ClientUrlPolicy,
   createService,
   type IdempotencyStore,
   type ReadinessCheck,
 } from '@msg/http';
 import type { Logger } from '@msg/logger';
+=======
+  createService,
+  type IdempotencyStore,
+  type KitHttpOptions,
+  type ReadinessCheck,
+} from '@msg/http';
+>>>>>>> h24-kit
 import type { Express, RequestHandler } from 'express';
-import type { Registry } from 'prom-client';
 import { rcsErrorFormat } from './http/error-format.js';
 import { RBM_PUSH_PATH } from './inbound/receiveRbmEvent.js';
 import { getLiveness, getReadiness } from './operations/health.js';
@@ -24,19 +31,21 @@ export interface RcsAppDeps {
   idempotencyStore?: IdempotencyStore;
   /** Mounts the operations beyond health (messages, agents; webhooks of their own branch). */
   routes?: (app: Express) => void;
-  logger: Logger;
-  metrics?: Registry;
-  readiness: ReadinessCheck[];
+  /** The kit's part of createService (ServiceContext.http of @msg/service-kit). */
+  http: KitHttpOptions;
   /**
    * Outside platforms (RBM) the public readiness (/rcs/v1/health/ready, spec 4.5) reports too.
    * Not in the kit's /readyz: an orchestrator must not take replicas out (sends are still
    * accepted and queued) nor hold start-up for an outage no restart can fix.
    */
   platformReadiness?: ReadinessCheck[];
+<<<<<<< HEAD
   /** Whether webhook_url may name a private host (RCS_WEBHOOK_ALLOW_PRIVATE_TARGETS); refused by default. */
   clientUrls?: ClientUrlPolicy;
   trustProxy?: string[];
   validateResponses?: boolean;
+=======
+>>>>>>> h24-kit
 }
 
 /**
@@ -48,8 +57,8 @@ export const RCS_BODY_LIMIT = '64kb';
 /** The RCS HTTP app. Never listens: main.ts (or a test) does. */
 export function createApp(deps: RcsAppDeps) {
   return createService({
+    ...deps.http,
     name: 'rcs',
-    logger: deps.logger,
     openapiPath: openapiDocumentPath('rcs'),
     internalOpenapiPath: internalDocumentPath('rcs'),
     errorFormat: rcsErrorFormat,
@@ -58,11 +67,14 @@ export function createApp(deps: RcsAppDeps) {
     rawBodyPaths: [RBM_PUSH_PATH],
     // Spec 2.5: unknown fields in any request are dropped silently and logged.
     unknownBodyMembers: 'drop',
+<<<<<<< HEAD
     ...(deps.clientUrls && { clientUrls: deps.clientUrls }),
     readiness: deps.readiness,
     ...(deps.metrics && { metrics: deps.metrics }),
     ...(deps.trustProxy && { trustProxy: deps.trustProxy }),
     ...(deps.validateResponses !== undefined && { validateResponses: deps.validateResponses }),
+=======
+>>>>>>> h24-kit
     // Both headers are one credential: the access chain reads them together.
     authenticators: {
       apiKeyAuth: deps.access,
@@ -77,7 +89,7 @@ export function createApp(deps: RcsAppDeps) {
       app.get('/rcs/v1/health/live', getLiveness());
       app.get(
         '/rcs/v1/health/ready',
-        getReadiness([...deps.readiness, ...(deps.platformReadiness ?? [])]),
+        getReadiness([...deps.http.readiness, ...(deps.platformReadiness ?? [])]),
       );
       deps.routes?.(app);
     },

@@ -17,10 +17,12 @@ function appWithoutClientToken() {
   const app = createApp({
     access: pass,
     adminBearer: pass,
-    logger: createLogger({ service: 'rcs', level: 'error' }),
-    metrics,
-    readiness: [],
-    validateResponses: true,
+    http: {
+      logger: createLogger({ service: 'rcs', level: 'error' }),
+      metrics,
+      readiness: [],
+      validateResponses: true,
+    },
     routes: inboundRoutes({
       // Never queried: a refused push stops before the database.
       pool: new pg.Pool({ connectionString: 'postgres://127.0.0.1:1/none' }),

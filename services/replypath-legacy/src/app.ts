@@ -1,8 +1,6 @@
 import { openapiDocumentPath } from '@msg/contracts';
-import { createService, type ReadinessCheck, statusLineErrorFormat } from '@msg/http';
-import type { Logger } from '@msg/logger';
+import { createService, type KitHttpOptions, statusLineErrorFormat } from '@msg/http';
 import { type RequestHandler, Router } from 'express';
-import type { Registry } from 'prom-client';
 import { CHALLENGE } from './access/legacy-access.js';
 import { requireContentLength } from './access/length-required.js';
 import { DEPRECATION_HEADERS } from './deprecation-headers.js';
@@ -16,12 +14,8 @@ export interface ReplypathLegacyAppDeps {
    * (access/legacy-access.ts, built in service.ts).
    */
   access: RequestHandler;
-  logger: Logger;
-  /** The service's registry (the kit's); a new one when absent. */
-  metrics?: Registry;
-  readiness: ReadinessCheck[];
-  trustProxy?: string[];
-  validateResponses?: boolean;
+  /** The kit's part of createService (ServiceContext.http of @msg/service-kit). */
+  http: KitHttpOptions;
 }
 
 /** The largest JSON body: To (17 characters) and Msg (1530) with room for escapes. */
@@ -30,16 +24,12 @@ const BODY_LIMIT = '16kb';
 /** The legacy reply-path HTTP app. Never listens: main.ts (or a test) does. */
 export function createApp(deps: ReplypathLegacyAppDeps) {
   return createService({
+    ...deps.http,
     name: 'replypath-legacy',
-    logger: deps.logger,
     openapiPath: openapiDocumentPath('replypath-legacy'),
     // { status: "400 Bad Request", message } (spec 7.3), with the deprecation headers.
     errorFormat: statusLineErrorFormat({ challenge: CHALLENGE, headers: DEPRECATION_HEADERS }),
     bodyLimit: BODY_LIMIT,
-    readiness: deps.readiness,
-    ...(deps.metrics && { metrics: deps.metrics }),
-    ...(deps.trustProxy && { trustProxy: deps.trustProxy }),
-    ...(deps.validateResponses !== undefined && { validateResponses: deps.validateResponses }),
     // The 411 check runs with the access chain: the only step between routing and the document's
     // body validation, which would answer a POST without a body with a 400.
     authenticators: { basicAuth: Router().use(deps.access, requireContentLength) },

@@ -35,13 +35,9 @@ export const replypathLegacyService = defineService({
         createCredentialVerifier({ directory }),
         createPostgresRateLimiter({ pool: kit.pool, schema: REPLYPATH_LEGACY_SCHEMA }),
       ),
-      logger: kit.logger,
-      metrics: kit.metrics,
+      http: kit.http,
       // The database and the directory, not the replypath service: its outage is answered 503
       // per request, not by leaving the pool.
-      readiness: kit.readiness,
-      trustProxy: config.TRUSTED_PROXIES,
-      validateResponses: config.NODE_ENV === 'test',
     });
     /** The account directory (accounts.v1): tests wait on it. */
     return { app, accounts: directory };

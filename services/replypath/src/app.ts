@@ -1,9 +1,7 @@
 import type { AccountLookup } from '@msg/auth';
 import { internalDocumentPath, openapiDocumentPath } from '@msg/contracts';
-import { createService, type IdempotencyStore, type ReadinessCheck } from '@msg/http';
-import type { Logger } from '@msg/logger';
+import { createService, type IdempotencyStore, type KitHttpOptions } from '@msg/http';
 import type { RequestHandler } from 'express';
-import type { Registry } from 'prom-client';
 import { replypathErrorFormat } from './http/error-format.js';
 import type { Sender } from './messages/sender.js';
 import { getHealth } from './operations/getHealth.js';
@@ -33,12 +31,8 @@ export interface ReplypathAppDeps {
   internalBearer: RequestHandler;
   /** The document's poolAdminBearer: REPLYPATH_ADMIN_TOKEN (requireServiceToken). */
   poolAdminBearer: RequestHandler;
-  logger: Logger;
-  /** The service's registry (the kit's); a new one when absent. */
-  metrics?: Registry;
-  readiness: ReadinessCheck[];
-  trustProxy?: string[];
-  validateResponses?: boolean;
+  /** The kit's part of createService (ServiceContext.http of @msg/service-kit). */
+  http: KitHttpOptions;
 }
 
 /**
@@ -50,16 +44,12 @@ export const REPLYPATH_BODY_LIMIT = '16kb';
 /** The reply-path HTTP app. Never listens: main.ts (or a test) does. */
 export function createApp(deps: ReplypathAppDeps) {
   return createService({
+    ...deps.http,
     name: 'replypath',
-    logger: deps.logger,
     openapiPath: openapiDocumentPath('replypath'),
     internalOpenapiPath: internalDocumentPath('replypath'),
     errorFormat: replypathErrorFormat,
     bodyLimit: REPLYPATH_BODY_LIMIT,
-    readiness: deps.readiness,
-    ...(deps.metrics && { metrics: deps.metrics }),
-    ...(deps.trustProxy && { trustProxy: deps.trustProxy }),
-    ...(deps.validateResponses !== undefined && { validateResponses: deps.validateResponses }),
     authenticators: {
       basicAuth: deps.basicAuth,
       internalBearer: deps.internalBearer,

@@ -110,11 +110,7 @@ export function replypathService(options: ReplypathServiceOptions = {}) {
           realm: 'replypath-pool',
           message: 'Missing or invalid token',
         }),
-        logger: kit.logger,
-        metrics: kit.metrics,
-        readiness: kit.readiness,
-        trustProxy: config.TRUSTED_PROXIES,
-        validateResponses: config.NODE_ENV === 'test',
+        http: kit.http,
       });
       /** The account directory (accounts.v1), for the reply handling of rp-inbound. */
       return { app, accounts: directory };

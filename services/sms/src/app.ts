@@ -5,11 +5,9 @@ import {
   createService,
   type IdempotencyStore,
   jsonErrorFormat,
-  type ReadinessCheck,
+  type KitHttpOptions,
 } from '@msg/http';
-import type { Logger } from '@msg/logger';
 import type { RequestHandler } from 'express';
-import type { Registry } from 'prom-client';
 import type { Messages } from './messages/messages.js';
 import { getSms } from './operations/getSms.js';
 import { sendSms } from './operations/sendSms.js';
@@ -25,12 +23,8 @@ export interface SmsAppDeps {
   basicAuth: RequestHandler;
   /** Idempotency-Key records of POST /v1/sms/send (createPostgresIdempotencyStore). */
   idempotencyStore: IdempotencyStore;
-  logger: Logger;
-  /** The service's registry (the kit's, with the bus's consumer metrics); a new one when absent. */
-  metrics?: Registry;
-  readiness: ReadinessCheck[];
-  trustProxy?: string[];
-  validateResponses?: boolean;
+  /** The kit's part of createService (ServiceContext.http of @msg/service-kit). */
+  http: KitHttpOptions;
   /** Whether callback_url may name a private host (CALLBACK_ALLOW_PRIVATE_TARGETS); refused by default. */
   clientUrls?: ClientUrlPolicy;
 }
@@ -44,15 +38,11 @@ export const SMS_BODY_LIMIT = '16kb';
 /** The SMS service's HTTP app. Never listens: main.ts (or a test) does. */
 export function createApp(deps: SmsAppDeps) {
   return createService({
+    ...deps.http,
     name: 'sms',
-    logger: deps.logger,
     openapiPath: openapiDocumentPath('sms'),
     errorFormat: jsonErrorFormat,
     bodyLimit: SMS_BODY_LIMIT,
-    readiness: deps.readiness,
-    ...(deps.metrics && { metrics: deps.metrics }),
-    ...(deps.trustProxy && { trustProxy: deps.trustProxy }),
-    ...(deps.validateResponses !== undefined && { validateResponses: deps.validateResponses }),
     ...(deps.clientUrls && { clientUrls: deps.clientUrls }),
     authenticators: { basicAuth: deps.basicAuth },
     idempotency: { store: deps.idempotencyStore, scope: (req) => req.account?.id },

@@ -85,11 +85,7 @@ export const smsService = defineService({
         permission: 'sms',
         limiter: createPostgresRateLimiter({ pool, schema: SMS_SCHEMA }),
       }),
-      logger,
-      metrics: kit.metrics,
-      readiness: kit.readiness,
-      trustProxy: config.TRUSTED_PROXIES,
-      validateResponses: config.NODE_ENV === 'test',
+      http: kit.http,
       clientUrls: {
         allowPrivateTargets: config.CALLBACK_ALLOW_PRIVATE_TARGETS,
         allowedHosts: config.CALLBACK_ALLOWED_HOSTS ?? [],

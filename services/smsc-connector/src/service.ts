@@ -125,11 +125,9 @@ export const smscConnectorService = defineService({
     );
 
     const app = createService({
+      ...kit.http,
       name: 'smsc-connector',
-      logger,
-      metrics: kit.metrics,
       readiness: [...kit.readiness, { name: 'smpp-bind', isReady: () => bindPool.anyBound() }],
-      trustProxy: config.TRUSTED_PROXIES,
       routes: () => {},
     });
     /** True while at least one bind is bound (what /readyz reports). */

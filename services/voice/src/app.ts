@@ -1,9 +1,7 @@
 import type { CredentialVerifier, RequestRateLimiter } from '@msg/auth';
 import { openapiDocumentPath } from '@msg/contracts';
-import { createService, type IdempotencyStore, type ReadinessCheck } from '@msg/http';
-import type { Logger } from '@msg/logger';
+import { createService, type IdempotencyStore, type KitHttpOptions } from '@msg/http';
 import type { RequestHandler } from 'express';
-import type { Registry } from 'prom-client';
 import type { CallerIdPolicy } from './calls/caller-id.js';
 import type { ValidateMarkup } from './calls/ports.js';
 import { voiceErrorFormat } from './http/error-format.js';
@@ -24,11 +22,8 @@ export interface VoiceAppDeps {
   verifier: CredentialVerifier;
   limiter: RequestRateLimiter;
   idempotencyStore: IdempotencyStore;
-  logger: Logger;
-  metrics?: Registry;
-  readiness: ReadinessCheck[];
-  trustProxy?: string[];
-  validateResponses?: boolean;
+  /** The kit's part of createService (ServiceContext.http of @msg/service-kit). */
+  http: KitHttpOptions;
 }
 
 /** A message is at most 5000 + 500 characters of text: 64 kB holds it escaped, with room. */
@@ -37,15 +32,11 @@ export const VOICE_BODY_LIMIT = '64kb';
 /** The text-to-voice HTTP app. Never listens: the service kit (or a test) does. */
 export function createApp(deps: VoiceAppDeps) {
   return createService({
+    ...deps.http,
     name: 'voice',
-    logger: deps.logger,
     openapiPath: openapiDocumentPath('voice'),
     errorFormat: voiceErrorFormat,
     bodyLimit: VOICE_BODY_LIMIT,
-    readiness: deps.readiness,
-    ...(deps.metrics && { metrics: deps.metrics }),
-    ...(deps.trustProxy && { trustProxy: deps.trustProxy }),
-    ...(deps.validateResponses !== undefined && { validateResponses: deps.validateResponses }),
     authenticators: { basicAuth: deps.basicAuth },
     idempotency: { store: deps.idempotencyStore, scope: (req) => req.account?.id },
     routes: (app) => {

@@ -109,11 +109,7 @@ export function voiceService(dependencies: VoiceDependencies) {
         verifier,
         limiter,
         idempotencyStore: createPostgresIdempotencyStore({ pool: kit.pool, schema: VOICE_SCHEMA }),
-        logger: kit.logger,
-        metrics: kit.metrics,
-        readiness: kit.readiness,
-        trustProxy: config.TRUSTED_PROXIES,
-        validateResponses: config.NODE_ENV === 'test',
+        http: kit.http,
       });
       return { app, accounts: directory };
     },
