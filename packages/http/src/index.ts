@@ -1,7 +1,6 @@
 // Declares req.requestId and req.log on express's Request for every user of this package.
 import './request-context.js';
 
-<<<<<<< HEAD
 export {
   ANY_TARGET,
   CLIENT_URL_FORMAT,
@@ -11,11 +10,7 @@ export {
   MAX_CLIENT_URL_LENGTH,
   PUBLIC_TARGETS_ONLY,
 } from './client-url.js';
-export { createService, type ServiceOptions } from './create-service.js';
-=======
-export { CLIENT_URL_FORMAT, isClientUrl, MAX_CLIENT_URL_LENGTH } from './client-url.js';
 export { createService, type KitHttpOptions, type ServiceOptions } from './create-service.js';
->>>>>>> h24-kit
 export { detailErrorFormat } from './detail-format.js';
 export { type ErrorFormat, type ErrorResponse, jsonErrorFormat } from './error-format.js';
 export * from './errors.js';

@@ -48,19 +48,10 @@ export interface AdminAppDeps {
    * not take the header: their answer may carry a new API key, which must not be kept in clear.
    */
   idempotencyStore: IdempotencyStore;
-<<<<<<< HEAD
-  logger: Logger;
-  /** The service's registry (the kit's, with the bus's consumer metrics); a new one when absent. */
-  metrics?: Registry;
-  readiness: ReadinessCheck[];
-  trustProxy?: string[];
-  validateResponses?: boolean;
-  /** Whether the callbacks' URLs may name a private host (CALLBACK_ALLOW_PRIVATE_TARGETS); refused by default. */
-  clientUrls?: ClientUrlPolicy;
-=======
   /** The kit's part of createService (ServiceContext.http of @msg/service-kit). */
   http: KitHttpOptions;
->>>>>>> h24-kit
+  /** Whether the callbacks' URLs may name a private host (CALLBACK_ALLOW_PRIVATE_TARGETS); refused by default. */
+  clientUrls?: ClientUrlPolicy;
 }
 
 /** The admin service's HTTP app. Never listens: main.ts (or a test) does. */
@@ -71,14 +62,7 @@ export function createApp(deps: AdminAppDeps) {
     name: 'admin',
     openapiPath: internalDocumentPath('admin'),
     errorFormat: jsonErrorFormat,
-<<<<<<< HEAD
-    readiness: deps.readiness,
-    ...(deps.metrics && { metrics: deps.metrics }),
-    ...(deps.trustProxy && { trustProxy: deps.trustProxy }),
-    ...(deps.validateResponses !== undefined && { validateResponses: deps.validateResponses }),
     ...(deps.clientUrls && { clientUrls: deps.clientUrls }),
-=======
->>>>>>> h24-kit
     authenticators: {
       // Only callers presenting the operator token may use the internal API.
       adminToken: requireServiceToken(deps.adminToken, {

@@ -67,18 +67,11 @@ export const adminService = defineService({
       debits: createDebits({ prisma }),
       billingToken: config.BILLING_INTERNAL_TOKEN,
       idempotencyStore: createPostgresIdempotencyStore({ pool: kit.pool, schema: ADMIN_SCHEMA }),
-<<<<<<< HEAD
-      logger: kit.logger,
-      metrics: kit.metrics,
-      readiness: kit.readiness,
-      trustProxy: config.TRUSTED_PROXIES,
+      http: kit.http,
       clientUrls: {
         allowPrivateTargets: config.CALLBACK_ALLOW_PRIVATE_TARGETS,
         allowedHosts: config.CALLBACK_ALLOWED_HOSTS ?? [],
       },
-=======
-      http: kit.http,
->>>>>>> h24-kit
     });
     return { app };
   },

@@ -44,15 +44,8 @@ export function createApp(deps: BatchAppDeps) {
     name: 'batch',
     openapiPath: openapiDocumentPath('batch'),
     errorFormat: jsonErrorFormat,
-<<<<<<< HEAD
-    readiness: deps.readiness,
-    ...(deps.metrics && { metrics: deps.metrics }),
-    ...(deps.trustProxy && { trustProxy: deps.trustProxy }),
-    ...(deps.validateResponses !== undefined && { validateResponses: deps.validateResponses }),
     // batch_event_callback_url: private hosts refused unless CALLBACK_ALLOW_PRIVATE_TARGETS.
     clientUrls: batchClientUrls(deps.intake),
-=======
->>>>>>> h24-kit
     authenticators: { bearerAuth: deps.bearer },
     idempotency: { store: deps.idempotencyStore, scope: (req) => req.account?.id },
     rawBodyPaths: ['/v1/batches'],

@@ -1,11 +1,5 @@
-<<<<<<< HEAD
 import { internalDocumentPath, openapiDocumentPath } from '@msg/contracts';
-import { createService, jsonErrorFormat, type ReadinessCheck } from '@msg/http';
-import type { Logger } from '@msg/logger';
-=======
-import { openapiDocumentPath } from '@msg/contracts';
 import { createService, jsonErrorFormat, type KitHttpOptions } from '@msg/http';
->>>>>>> h24-kit
 import type { RequestHandler } from 'express';
 import { getCallbackSigningSecret } from './operations/getCallbackSigningSecret.js';
 import { rotateCallbackSigningSecret } from './operations/rotateCallbackSigningSecret.js';
@@ -18,18 +12,10 @@ export interface NotifierAppDeps {
   secretGraceMs: number;
   /** The document's basicAuth: authentication, account guards and rate limit (service.ts). */
   basicAuth: RequestHandler;
-<<<<<<< HEAD
   /** The internal document's internalBearer: NOTIFIER_INTERNAL_TOKEN (requireServiceToken). */
   internalBearer: RequestHandler;
-  logger: Logger;
-  metrics?: Registry;
-  readiness: ReadinessCheck[];
-  trustProxy?: string[];
-  validateResponses?: boolean;
-=======
   /** The kit's part of createService (ServiceContext.http of @msg/service-kit). */
   http: KitHttpOptions;
->>>>>>> h24-kit
 }
 
 /** A rotation body is one optional integer; a body to sign is at most 16 KiB of text, escaped. */
@@ -48,15 +34,7 @@ export function createApp(deps: NotifierAppDeps) {
     internalOpenapiPath: internalDocumentPath('notifier'),
     errorFormat: jsonErrorFormat,
     bodyLimit: BODY_LIMIT,
-<<<<<<< HEAD
-    readiness: deps.readiness,
-    ...(deps.metrics && { metrics: deps.metrics }),
-    ...(deps.trustProxy && { trustProxy: deps.trustProxy }),
-    ...(deps.validateResponses !== undefined && { validateResponses: deps.validateResponses }),
     authenticators: { basicAuth: deps.basicAuth, internalBearer: deps.internalBearer },
-=======
-    authenticators: { basicAuth: deps.basicAuth },
->>>>>>> h24-kit
     routes: (app) => {
       app.get('/v1/callbacks/signing-secret', getCallbackSigningSecret(deps.secrets));
       app.post(

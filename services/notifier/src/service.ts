@@ -100,19 +100,11 @@ export const notifierService = defineService({
         bucket: 'callbacks',
         limiter: createPostgresRateLimiter({ pool, schema: NOTIFIER_SCHEMA }),
       }),
-<<<<<<< HEAD
       internalBearer: requireServiceToken(config.NOTIFIER_INTERNAL_TOKEN, {
         realm: 'notifier-internal',
         message: 'Missing or invalid token',
       }),
-      logger,
-      metrics: kit.metrics,
-      readiness: kit.readiness,
-      trustProxy: config.TRUSTED_PROXIES,
-      validateResponses: config.NODE_ENV === 'test',
-=======
       http: kit.http,
->>>>>>> h24-kit
     });
     return { app };
   },

@@ -1,19 +1,11 @@
 import { internalDocumentPath, openapiDocumentPath } from '@msg/contracts';
 import {
-<<<<<<< HEAD
   type ClientUrlPolicy,
-  createService,
-  type IdempotencyStore,
-  type ReadinessCheck,
-} from '@msg/http';
-import type { Logger } from '@msg/logger';
-=======
   createService,
   type IdempotencyStore,
   type KitHttpOptions,
   type ReadinessCheck,
 } from '@msg/http';
->>>>>>> h24-kit
 import type { Express, RequestHandler } from 'express';
 import { rcsErrorFormat } from './http/error-format.js';
 import { RBM_PUSH_PATH } from './inbound/receiveRbmEvent.js';
@@ -39,13 +31,8 @@ export interface RcsAppDeps {
    * accepted and queued) nor hold start-up for an outage no restart can fix.
    */
   platformReadiness?: ReadinessCheck[];
-<<<<<<< HEAD
   /** Whether webhook_url may name a private host (RCS_WEBHOOK_ALLOW_PRIVATE_TARGETS); refused by default. */
   clientUrls?: ClientUrlPolicy;
-  trustProxy?: string[];
-  validateResponses?: boolean;
-=======
->>>>>>> h24-kit
 }
 
 /**
@@ -67,14 +54,7 @@ export function createApp(deps: RcsAppDeps) {
     rawBodyPaths: [RBM_PUSH_PATH],
     // Spec 2.5: unknown fields in any request are dropped silently and logged.
     unknownBodyMembers: 'drop',
-<<<<<<< HEAD
     ...(deps.clientUrls && { clientUrls: deps.clientUrls }),
-    readiness: deps.readiness,
-    ...(deps.metrics && { metrics: deps.metrics }),
-    ...(deps.trustProxy && { trustProxy: deps.trustProxy }),
-    ...(deps.validateResponses !== undefined && { validateResponses: deps.validateResponses }),
-=======
->>>>>>> h24-kit
     // Both headers are one credential: the access chain reads them together.
     authenticators: {
       apiKeyAuth: deps.access,

@@ -158,15 +158,10 @@ export const rcsService = defineService({
       }),
       http: kit.http,
       platformReadiness: [rbmReachability(config.RCS_RBM_BASE_URL)],
-<<<<<<< HEAD
-      trustProxy: config.TRUSTED_PROXIES,
-      validateResponses: config.NODE_ENV === 'test',
       clientUrls: {
         allowPrivateTargets: config.RCS_WEBHOOK_ALLOW_PRIVATE_TARGETS,
         allowedHosts: config.RCS_WEBHOOK_ALLOWED_HOSTS ?? [],
       },
-=======
->>>>>>> h24-kit
     });
     /** The account directory (accounts.v1): tests wait on it after publishing an account. */
     return {
