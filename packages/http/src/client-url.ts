@@ -1,4 +1,4 @@
-import { isPrivateHost } from '@msg/webhooks/private-address';
+import { bareHost, isPrivateHost } from '@msg/webhooks/private-address';
 
 /**
  * URLs a client gives us to call back (batch events, SMS status callbacks, account report URLs,
@@ -70,9 +70,6 @@ export function isClientUrl(text: string, policy: ClientUrlPolicy = PUBLIC_TARGE
     (policy.allowPrivateTargets || isTrusted(policy, url.hostname) || !isPrivateHost(url.hostname))
   );
 }
-
-/** `[::1]` (URL form) → `::1`; names lower-cased: how createTargetGuard compares hosts. */
-const bareHost = (host: string) => host.replace(/^\[|\]$/g, '').toLowerCase();
 
 function isTrusted(policy: ClientUrlPolicy, hostname: string): boolean {
   const host = bareHost(hostname);

@@ -96,6 +96,14 @@ export function isPrivateAddress(address: string): boolean {
   return true;
 }
 
+/**
+ * `[::1]` (URL form) → `::1`; names lower-cased: the one way a URL's host is compared with
+ * trusted hosts, at request time (@msg/http's isClientUrl) and at delivery (createTargetGuard).
+ */
+export function bareHost(host: string): string {
+  return host.replace(/^\[|\]$/g, '').toLowerCase();
+}
+
 /** `localhost` and its subdomains always mean this machine (RFC 6761), whatever DNS says. */
 const LOCALHOST_NAME = /(^|\.)localhost\.?$/i;
 
@@ -106,7 +114,7 @@ const LOCALHOST_NAME = /(^|\.)localhost\.?$/i;
  * to, which the callback sender does at delivery (createTargetGuard).
  */
 export function isPrivateHost(hostname: string): boolean {
-  const bare = hostname.replace(/^\[|\]$/g, '');
+  const bare = bareHost(hostname);
   if (isIP(bare.replace(/%.*$/, '')) !== 0) return isPrivateAddress(bare);
   return LOCALHOST_NAME.test(bare);
 }

@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { isPrivateAddress } from './private-address.js';
+import { bareHost, isPrivateAddress } from './private-address.js';
 
 export const TARGET_NOT_ALLOWED = 'target address not allowed';
 /** Error code of a connection the guard refused; got copies it onto its RequestError. */
@@ -17,11 +17,6 @@ function targetNotAllowed(): NodeJS.ErrnoException {
   const error: NodeJS.ErrnoException = new Error(TARGET_NOT_ALLOWED);
   error.code = TARGET_NOT_ALLOWED_CODE;
   return error;
-}
-
-/** `[::1]` (URL form) → `::1`; names lower-cased. */
-function bareHost(host: string): string {
-  return host.replace(/^\[|\]$/g, '').toLowerCase();
 }
 
 export function createTargetGuard(policy: TargetPolicy) {

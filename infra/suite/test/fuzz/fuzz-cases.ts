@@ -119,6 +119,11 @@ export function requestsFor(
         ]),
     ),
   ) as Arbitrary<Record<string, unknown>>;
+  // Where the 'hostile URL' and 'bad number' mutations aim: found once per operation.
+  const targets: MutationTargets = {
+    urls: memberPathsWhere(op, isClientUrlMember),
+    numbers: memberPathsWhere(op, isPhoneLike),
+  };
   const bodySchema = op.body?.content['application/json'];
   const body = bodySchema ? schemaValue(bodySchema) : fc.constant(undefined);
   return fc
@@ -136,7 +141,7 @@ export function requestsFor(
       method: fc.constantFrom(...(otherMethods.length > 0 ? otherMethods : ['PUT'])),
       pick: fc.nat(),
     })
-    .map((g) => build(op, credentials, g.mutation, g));
+    .map((g) => build(op, credentials, g.mutation, g, targets));
 }
 
 function build(
@@ -156,6 +161,7 @@ function build(
     method: string;
     pick: number;
   },
+  targets: MutationTargets,
 ): FuzzRequest {
   const secured = op.security.length > 0;
   const headers: Record<string, string> = {};
@@ -208,7 +214,7 @@ function build(
     (p) => p.in !== 'header' && isPhoneLike(p.name, p.schema),
   );
   const numberParam = numberParams[g.pick % Math.max(1, numberParams.length)];
-  if (mutation === 'bad number' && numberParam && !memberPathsWhere(op, isPhoneLike).length) {
+  if (mutation === 'bad number' && numberParam && targets.numbers.length === 0) {
     texts.set(numberParam, g.number);
     schemaRefuses ||= !paramAdmits(numberParam, g.number);
     label = `bad number: ${numberParam.name}=${g.number}`;
@@ -277,8 +283,7 @@ function build(
       label = `nasty string in body at ${JSON.stringify(at)}: ${JSON.stringify(g.nasty).slice(0, 40)}`;
     }
     if (mutation === 'hostile URL') {
-      const urls = memberPathsWhere(op, isClientUrlMember);
-      const at = urls[g.pick % Math.max(1, urls.length)];
+      const at = targets.urls[g.pick % Math.max(1, targets.urls.length)];
       if (at) {
         value = replaceAt(value, at, g.url);
         // Every client URL is one rule (RFC 3986 text, no address inside our network).
@@ -287,8 +292,7 @@ function build(
       }
     }
     if (mutation === 'bad number') {
-      const numbers = memberPathsWhere(op, isPhoneLike);
-      const at = numbers[g.pick % Math.max(1, numbers.length)];
+      const at = targets.numbers[g.pick % Math.max(1, targets.numbers.length)];
       if (at) {
         value = replaceAt(value, at, g.number);
         label = `bad number at ${JSON.stringify(at)}: ${g.number}`;
@@ -336,6 +340,12 @@ export function trailingSlashed(requests: FuzzRequest[]): FuzzRequest[] {
   return [{ ...plain, path: slashed, mutation: 'trailing slash' }];
 }
 
+/** Body members a mutation aims at (paths as memberPaths gives them). */
+interface MutationTargets {
+  urls: (string | number)[][];
+  numbers: (string | number)[][];
+}
+
 /** A member the client gives a URL to call back in (declared `format: callback-url`). */
 function isClientUrlMember(_name: string, schema: Schema): boolean {
   return schema.format === 'callback-url';
@@ -353,15 +363,11 @@ function schemaTypes(schema: Schema): string[] {
   return Array.isArray(schema.type) ? (schema.type as string[]) : [String(schema.type)];
 }
 
-const memberPathCache = new WeakMap<Operation, Map<unknown, (string | number)[][]>>();
-
 /** Paths (arrays through their first entry) to the body members `where` picks, 6 levels deep. */
 function memberPathsWhere(
   op: Operation,
   where: (name: string, schema: Schema) => boolean,
 ): (string | number)[][] {
-  const cached = memberPathCache.get(op)?.get(where);
-  if (cached) return cached;
   const found: (string | number)[][] = [];
   const walk = (schema: Schema | undefined, at: (string | number)[]) => {
     if (!schema || at.length > 6) return;
@@ -377,11 +383,7 @@ function memberPathsWhere(
     }
   };
   walk(op.body?.content['application/json'], []);
-  const unique = [...new Map(found.map((path) => [JSON.stringify(path), path])).values()];
-  const forOp = memberPathCache.get(op) ?? new Map();
-  forOp.set(where, unique);
-  memberPathCache.set(op, forOp);
-  return unique;
+  return [...new Map(found.map((path) => [JSON.stringify(path), path])).values()];
 }
 
 function pathValue(value: unknown, path: (string | number)[]): unknown {
