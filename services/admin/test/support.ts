@@ -62,6 +62,8 @@ export async function startTestAdmin() {
   return {
     app: admin.app,
     bus,
+    /** The service's database, for what a compacted topic's reader cannot see (superseded events). */
+    pool,
     published,
     /** Every optouts.v1 change seen, admin's own included. */
     optOuts,
