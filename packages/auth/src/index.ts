@@ -47,16 +47,6 @@ export {
   RATE_LIMIT_MIGRATIONS_DIR,
 } from './postgres-rate-limiter.js';
 export {
-  createPrepaidBilling,
-  type DebitItem,
-  InsufficientFundsError,
-  insufficientFundsMessage,
-  isPrepaid,
-  MAX_DEBIT_ITEMS,
-  type PrepaidBilling,
-  type PrepaidBillingOptions,
-} from './prepaid-billing.js';
-export {
   createProtectedSenderDirectory,
   type ProtectedSenderDirectory,
   type ProtectedSenderDirectoryOptions,

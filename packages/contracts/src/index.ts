@@ -104,6 +104,12 @@ export {
   smsOutboundSchema,
   smsStatusSchema,
 } from './sms.js';
+export {
+  FINAL_SMS_STATES,
+  isFinalSmsState,
+  isSmsState,
+  smsStateAdvances,
+} from './sms-state.js';
 export { type Topic, Topics } from './topics.js';
 export {
   VOICE_EVENT,

@@ -1,9 +1,13 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createPrepaidBilling, InsufficientFundsError, insufficientFundsMessage } from '@msg/auth';
 import type { AccountState } from '@msg/contracts';
 import { UnauthorizedError } from '@msg/http';
 import { createLogger } from '@msg/logger';
+import {
+  createPrepaidBilling,
+  InsufficientFundsError,
+  insufficientFundsMessage,
+} from '@msg/sms-submit';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ADMIN_TOKEN, BILLING_TOKEN, startTestAdmin } from './support.js';

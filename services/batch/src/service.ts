@@ -8,7 +8,6 @@ import {
   createJwtService,
   createPassport,
   createPostgresRateLimiter,
-  createPrepaidBilling,
   RATE_LIMIT_MIGRATIONS_DIR,
 } from '@msg/auth';
 import { OUTBOX_MIGRATIONS_DIR } from '@msg/bus';
@@ -16,6 +15,7 @@ import { Topics } from '@msg/contracts';
 import { createPostgresIdempotencyStore, IDEMPOTENCY_MIGRATIONS_DIR } from '@msg/http';
 import { followOptOuts, OPT_OUT_MIGRATIONS_DIR } from '@msg/optout';
 import { defineService, type ServiceDependencies, startWithBackground } from '@msg/service-kit';
+import { createPrepaidBilling } from '@msg/sms-submit';
 import { createApp } from './app.js';
 import { BATCH_SCHEMA } from './batches/batch-row.js';
 import { type BatchConfig, loadBatchConfig } from './config.js';

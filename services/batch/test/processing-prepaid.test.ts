@@ -1,5 +1,5 @@
-import { createPrepaidBilling, type PrepaidBilling } from '@msg/auth';
 import type { AccountState } from '@msg/contracts';
+import { createPrepaidBilling, type PrepaidBilling } from '@msg/sms-submit';
 import { type FakeBilling, startFakeBilling } from '@msg/testing';
 import type pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';

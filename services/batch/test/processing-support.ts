@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { createPrepaidBilling, type PrepaidBilling } from '@msg/auth';
 import type { AccountState, BatchDomainEvent, EventEnvelope, SmsOutbound } from '@msg/contracts';
 import { migrate } from '@msg/db';
 import { createLogger, type Logger } from '@msg/logger';
+import { createPrepaidBilling, type PrepaidBilling } from '@msg/sms-submit';
 import { accountState, startTestRuntime } from '@msg/testing';
 import type pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';

@@ -3,7 +3,6 @@ import {
   basicAccountAccess,
   createCredentialVerifier,
   createPostgresRateLimiter,
-  createPrepaidBilling,
   RATE_LIMIT_MIGRATIONS_DIR,
   requireServiceToken,
 } from '@msg/auth';
@@ -12,6 +11,7 @@ import { Topics } from '@msg/contracts';
 import { createPostgresIdempotencyStore, IDEMPOTENCY_MIGRATIONS_DIR } from '@msg/http';
 import { followOptOuts, OPT_OUT_MIGRATIONS_DIR } from '@msg/optout';
 import { defineService, type ServiceDependencies, startWithBackground } from '@msg/service-kit';
+import { createPrepaidBilling } from '@msg/sms-submit';
 import { createApp } from './app.js';
 import { loadReplypathConfig, type ReplypathConfig } from './config.js';
 import { cappedRateLimiter } from './http/capped-rate.js';

@@ -3,7 +3,6 @@ import {
   basicAccountAccess,
   createCredentialVerifier,
   createPostgresRateLimiter,
-  createPrepaidBilling,
   RATE_LIMIT_MIGRATIONS_DIR,
 } from '@msg/auth';
 import { OUTBOX_MIGRATIONS_DIR } from '@msg/bus';
@@ -12,6 +11,7 @@ import { createPrismaClient } from '@msg/db';
 import { createPostgresIdempotencyStore, IDEMPOTENCY_MIGRATIONS_DIR } from '@msg/http';
 import { followOptOuts, OPT_OUT_MIGRATIONS_DIR } from '@msg/optout';
 import { defineService, type ServiceDependencies, startWithBackground } from '@msg/service-kit';
+import { createPrepaidBilling } from '@msg/sms-submit';
 import { createApp } from './app.js';
 import { loadSmsConfig, type SmsConfig } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';

@@ -1,6 +1,6 @@
-import { createPrepaidBilling, type PrepaidBilling } from '@msg/auth';
 import type { AccountState } from '@msg/contracts';
 import type { Logger } from '@msg/logger';
+import { createPrepaidBilling, type PrepaidBilling } from '@msg/sms-submit';
 import type pg from 'pg';
 import { expandDueChunks } from './expand-next-chunk.js';
 import { purgeExpired } from './purge-expired.js';

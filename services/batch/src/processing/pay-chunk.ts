@@ -1,5 +1,5 @@
-import { isPrepaid, type PrepaidBilling } from '@msg/auth';
 import type { AccountState } from '@msg/contracts';
+import { isPrepaid, type PrepaidBilling } from '@msg/sms-submit';
 import type { BatchRow } from '../batches/batch-row.js';
 import type { ChunkPlan } from './plan-chunk.js';
 

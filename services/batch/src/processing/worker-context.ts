@@ -1,6 +1,6 @@
-import type { PrepaidBilling } from '@msg/auth';
 import type { AccountState } from '@msg/contracts';
 import type { Logger } from '@msg/logger';
+import type { PrepaidBilling } from '@msg/sms-submit';
 import type pg from 'pg';
 import type { BatchConfig } from '../config.js';
 

@@ -1,7 +1,8 @@
-import { type AccountDirectory, createPrepaidBilling } from '@msg/auth';
+import type { AccountDirectory } from '@msg/auth';
 import { Topics } from '@msg/contracts';
 import { followOptOuts } from '@msg/optout';
 import type { DatabaseContext } from '@msg/service-kit';
+import { createPrepaidBilling } from '@msg/sms-submit';
 import type { AgentClients } from '../rbm/agent-clients.js';
 import { RCS_SCHEMA } from '../schema.js';
 import type { FallbackSettings } from './config.js';

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { PrepaidBilling } from '@msg/auth';
 import { enqueueOutbox } from '@msg/bus';
 import {
   type AccountState,
@@ -11,6 +10,7 @@ import {
 import { withTransaction } from '@msg/db';
 import type { Logger } from '@msg/logger';
 import { isOptedOut } from '@msg/optout';
+import type { PrepaidBilling } from '@msg/sms-submit';
 import { checkLength, checkSenderPermission, type ProtectedNames } from '@msg/sms-text';
 import type pg from 'pg';
 import type { FallbackSms } from '../messages/message-store.js';

@@ -1,6 +1,6 @@
-import { insufficientFundsMessage, type PrepaidBilling } from '@msg/auth';
 import type { AccountState } from '@msg/contracts';
 import { HttpError } from '@msg/http';
+import { insufficientFundsMessage, type PrepaidBilling } from '@msg/sms-submit';
 
 /**
  * A prepaid balance that does not cover the send (rule 5.3). 403 `INSUFFICIENT_FUNDS`: the status

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { PrepaidBilling } from '@msg/auth';
 import { enqueueOutbox } from '@msg/bus';
 import {
   type AccountState,
@@ -9,6 +8,7 @@ import {
   Topics,
 } from '@msg/contracts';
 import { classifyDatabaseError, withTransaction } from '@msg/db';
+import type { PrepaidBilling } from '@msg/sms-submit';
 import type pg from 'pg';
 import { allocateReservations, previewAllocation } from '../pool/allocation.js';
 import type { Reservation } from '../pool/reservation-store.js';

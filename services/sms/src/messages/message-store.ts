@@ -1,5 +1,5 @@
-import { type BusMessage, outboxInsert, outboxNotify } from '@msg/bus';
-import { Topics } from '@msg/contracts';
+import { outboxNotify } from '@msg/bus';
+import { type OutboundSms, outboundInsert } from '@msg/sms-submit';
 import type pg from 'pg';
 import { SMS_SCHEMA } from '../schema.js';
 
@@ -15,10 +15,10 @@ export interface AcceptedMessageRow {
   callbackUrl: string | null;
 }
 
-/** A message to accept and its sms.outbound.v1 event. */
+/** A message to accept and its sms.outbound.v1 event (submitSms of @msg/sms-submit). */
 export interface AcceptedMessage {
   row: AcceptedMessageRow;
-  outbound: BusMessage;
+  outbound: OutboundSms;
 }
 
 /** Columns of AcceptedMessageRow, in insert order. */
@@ -49,10 +49,9 @@ export async function insertAcceptedMessages(
     const p = i * COLUMNS;
     return `(${Array.from({ length: COLUMNS }, (_, c) => `$${p + c + 1}`).join(', ')})`;
   });
-  const insert = outboxInsert(
+  const insert = outboundInsert(
     SMS_SCHEMA,
-    Topics.smsOutbound,
-    messages.map((m) => m.outbound),
+    { messages: messages.flatMap((m) => m.outbound.messages) },
     values.length + 1,
   );
   const notify = outboxNotify(SMS_SCHEMA, values.length + insert.values.length + 1);

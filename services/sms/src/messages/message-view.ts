@@ -1,6 +1,6 @@
+import { isSmsState } from '@msg/contracts';
 import type { components } from '@msg/contracts/sms';
 import type { Message } from '../generated/prisma/client.js';
-import { isSmsState } from './status-order.js';
 
 export type MessageView = components['schemas']['SmsMessage'];
 export type SmsError = components['schemas']['SmsError'];

@@ -1,15 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { PrepaidBilling } from '@msg/auth';
-import {
-  type AccountState,
-  makeEvent,
-  optOutKey,
-  SMS_OUTBOUND_EVENT,
-  type SmsOutbound,
-} from '@msg/contracts';
+import { type AccountState, optOutKey } from '@msg/contracts';
 import { createBatcher, isUuid } from '@msg/db';
 import { NotFoundError } from '@msg/http';
-import { OptedOutError, optedOutPairs } from '@msg/optout';
+import { OptedOutError, optedOutPairs, type Recipient } from '@msg/optout';
+import { InsufficientFundsError, type PrepaidBilling, submitSms } from '@msg/sms-submit';
 import type pg from 'pg';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { SMS_SCHEMA } from '../schema.js';
@@ -18,13 +12,15 @@ import { type MessageView, toMessageView } from './message-view.js';
 import type { AcceptedSms } from './send-request.js';
 
 /**
- * The use cases behind the HTTP operations. A message and its sms.outbound.v1 event are written in
- * one transaction (outbox): an answered messageId is always sent, and nothing is sent that was
- * not stored. The intake is a hot path: sends that arrive together are written by one SQL
- * statement through pg (message-store.ts, `createBatcher` of `@msg/db`); reads go through Prisma.
+ * The use cases behind the HTTP operations. A send goes the one SMS path (submitSms of
+ * @msg/sms-submit): an opted-out recipient is refused (400 naming `to`) before anything is
+ * charged, a prepaid account pays its parts (402 when its balance cannot), and the message and
+ * its sms.outbound.v1 event are written in one statement (outbox): an answered messageId is always
+ * sent, and nothing is sent that was not stored.
  *
- * Recipients who opted out of the account (the replica of optouts.v1, @msg/optout) are refused
- * before anything is written: one primary-key lookup per group of sends written together.
+ * The intake is a hot path: the opt-out lookups of sends that arrive together are one statement,
+ * and so are their writes (message-store.ts, `createBatcher` of `@msg/db`); reads go through
+ * Prisma.
  */
 export function createMessages({
   prisma,
@@ -35,73 +31,61 @@ export function createMessages({
   pool: pg.Pool;
   billing: PrepaidBilling;
 }) {
-  const intake = createBatcher<AcceptedMessage, 'accepted' | 'opted_out'>({
+  const optOuts = createBatcher<Recipient, boolean>({
+    run: async (recipients) => {
+      const optedOut = await optedOutPairs(pool, SMS_SCHEMA, recipients);
+      return recipients.map((r) => optedOut.has(optOutKey(r.accountId, r.msisdn)));
+    },
+  });
+  const intake = createBatcher<AcceptedMessage, void>({
     run: async (messages) => {
-      const optedOut = await optedOutPairs(
-        pool,
-        SMS_SCHEMA,
-        messages.map(({ row }) => ({ accountId: row.accountId, msisdn: row.recipient })),
-      );
-      const refused = ({ row }: AcceptedMessage) =>
-        optedOut.has(optOutKey(row.accountId, row.recipient));
-      const accepted = messages.filter((message) => !refused(message));
-      if (accepted.length > 0) await insertAcceptedMessages(pool, accepted);
-      return messages.map((message) => (refused(message) ? 'opted_out' : 'accepted'));
+      await insertAcceptedMessages(pool, messages);
+      return messages.map(() => undefined);
     },
   });
   return {
-    /**
-     * Stores an accepted message and queues it for the smsc-connector; answers its id. A prepaid
-     * account pays its parts first (InsufficientFundsError, 402, when its balance cannot), keyed
-     * by the message id, so nothing unpaid is stored and nothing is paid twice. A recipient who
-     * opted out of the account is refused (OptedOutError, 400 naming `to`); that message, like
-     * one whose store fails, is refunded (a no-op when postpaid).
-     */
+    /** Stores an accepted message and queues it for the smsc-connector; answers its id. */
     async accept(account: AccountState, sms: AcceptedSms, traceId?: string): Promise<string> {
       const messageId = randomUUID();
-      await billing.charge(account, messageId, sms.parts);
-      const outbound: SmsOutbound = {
-        messageId,
-        accountId: account.id,
+      const submitted = await submitSms(billing, {
+        account,
         source: 'sms',
-        from: sms.from,
-        to: sms.to,
-        text: sms.text,
-        encoding: sms.encoding,
-        parts: sms.parts,
-        // Always: without a receipt the status would stop at submitted.
-        deliveryReport: true,
-        throughputPerSecond: account.smsThroughputPerSecond,
-      };
-      const event = makeEvent(SMS_OUTBOUND_EVENT, outbound, {
-        accountId: account.id,
+        refuse: 'all',
+        messages: [
+          {
+            messageId,
+            from: sms.from,
+            to: sms.to,
+            text: sms.text,
+            encoding: sms.encoding,
+            parts: sms.parts,
+            // Always: without a receipt the status would stop at submitted.
+            deliveryReport: true,
+          },
+        ],
+        optedOut: async ([msisdn]) =>
+          msisdn !== undefined && (await optOuts.add({ accountId: account.id, msisdn }))
+            ? new Set([msisdn])
+            : new Set(),
+        write: ({ outbound }) =>
+          intake.add({
+            row: {
+              id: messageId,
+              accountId: account.id,
+              recipient: sms.to,
+              sender: sms.from,
+              text: sms.text,
+              encoding: sms.encoding,
+              parts: sms.parts,
+              callbackUrl: sms.callbackUrl ?? null,
+            },
+            outbound,
+          }),
         ...(traceId && { traceId }),
       });
-      const stored = intake.add({
-        row: {
-          id: messageId,
-          accountId: account.id,
-          recipient: sms.to,
-          sender: sms.from,
-          text: sms.text,
-          encoding: sms.encoding,
-          parts: sms.parts,
-          callbackUrl: sms.callbackUrl ?? null,
-        },
-        // Keyed by account: per-account order and throughput at the connector.
-        outbound: { key: account.id, value: event },
-      });
-      let outcome: 'accepted' | 'opted_out';
-      try {
-        outcome = await stored;
-      } catch (error) {
-        // Paid but not stored: the send fails, so its credits go back.
-        await billing.refund(account, messageId);
-        throw error;
-      }
-      if (outcome === 'opted_out') {
-        await billing.refund(account, messageId);
-        throw new OptedOutError(['body', 'to']);
+      if (!submitted.ok) {
+        if (submitted.refused[0]?.reason === 'opted_out') throw new OptedOutError(['body', 'to']);
+        throw new InsufficientFundsError(sms.parts);
       }
       return messageId;
     },

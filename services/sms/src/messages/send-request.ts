@@ -1,8 +1,8 @@
 import type { SmsEncoding } from '@msg/contracts';
 import type { components } from '@msg/contracts/sms';
-import { type ErrorDetail, ValidationError } from '@msg/http';
-import { normalizeMsisdn } from '@msg/phone';
-import { checkLength, checkSenderPermission, MAX_PARTS, type SenderRules } from '@msg/sms-text';
+import { ValidationError } from '@msg/http';
+import { checkSms, msisdnRule } from '@msg/sms-submit';
+import type { SenderRules } from '@msg/sms-text';
 
 /** The sendSms body as the document types it (types, required fields and bounds already checked). */
 export type SendSmsBody = components['schemas']['SendSmsRequest'];
@@ -18,35 +18,28 @@ export interface AcceptedSms {
   callbackUrl?: string;
 }
 
+const FIELDS = { to: ['body', 'to'], from: ['body', 'from'], text: ['body', 'message'] };
+/** National numbers are read as Swedish (spec 4.3). */
+const NUMBER = msisdnRule();
+
 /**
- * Applies the rules JSON Schema cannot express (number normalising, the sender id's form and
- * whether the account may use it, parts in the text's encoding). Every broken rule is reported at
- * once, each naming its field and rule.
+ * Applies the rules JSON Schema cannot express (checkSms of @msg/sms-submit: the number, the
+ * sender id's form and whether the account may use it, parts in the text's encoding). Every
+ * broken rule is reported at once, each naming its field and rule.
  */
 export function checkSendRequest(body: SendSmsBody, senders: SenderRules): AcceptedSms {
-  const details: ErrorDetail[] = [];
-  const to = normalizeMsisdn(body.to);
-  if (!to.ok) details.push({ loc: ['body', 'to'], type: to.reason, msg: to.message });
-  const from = checkSenderPermission({ sender: body.from, ...senders });
-  if (!from.ok) details.push({ loc: ['body', 'from'], type: from.reason, msg: from.message });
-  const length = checkLength(body.message);
-  if (!length.ok) {
-    const msg =
-      length.reason === 'empty'
-        ? 'must not be empty'
-        : `at most ${MAX_PARTS} parts: this text needs ${length.parts} (1530 GSM-7 or 670 UCS-2 characters fit)`;
-    details.push({ loc: ['body', 'message'], type: length.reason, msg });
-  }
-  if (!to.ok || !from.ok || !length.ok || details.length > 0) {
-    const message = details.map((d) => `${d.loc.join('.')}: ${d.msg}`).join('; ');
-    throw new ValidationError(message, details);
-  }
+  const checked = checkSms(
+    { to: [body.to], from: body.from, text: body.message },
+    { fields: FIELDS, number: NUMBER, senders },
+  );
+  if (!checked.ok) throw ValidationError.of(checked.broken);
+  const { sms } = checked;
   return {
-    to: to.e164,
+    to: sms.to[0] as string,
     from: body.from,
-    text: body.message,
-    encoding: length.encoding,
-    parts: length.parts,
+    text: sms.text,
+    encoding: sms.encoding,
+    parts: sms.parts,
     ...(body.callback_url !== undefined && { callbackUrl: body.callback_url }),
   };
 }

@@ -1,11 +1,10 @@
 import { type BusMessage, enqueueOutbox } from '@msg/bus';
 import type { AccountState, EventEnvelope, SmsStatus } from '@msg/contracts';
-import { Topics } from '@msg/contracts';
+import { isFinalSmsState, isSmsState, smsStateAdvances, Topics } from '@msg/contracts';
 import { createGroupCommit, isUuid, type Sql } from '@msg/db';
 import { ANY_TARGET, isClientUrl } from '@msg/http';
 import type { Logger } from '@msg/logger';
 import type pg from 'pg';
-import { advances, isFinal, isSmsState } from '../messages/status-order.js';
 import { SMS_SCHEMA } from '../schema.js';
 import { statusCallback } from './status-callback.js';
 import { lockMessages, type MessageStatusChange, updateMessageStatuses } from './status-store.js';
@@ -21,7 +20,7 @@ export interface ApplyStatusDeps {
 }
 
 /**
- * 'stale': the report does not move the message forward (status-order.ts), which is also what a
+ * 'stale': the report does not move the message forward (smsStateAdvances of @msg/contracts), which is also what a
  * redelivered report is: it was applied before, or comes twice in one batch.
  */
 export type StatusOutcome = 'applied' | 'stale' | 'unknown-message';
@@ -48,7 +47,7 @@ export function createStatusApplier({ pool, ...deps }: ApplyStatusDeps) {
  * Applies a batch of reports in the caller's transaction, answering one outcome per report in
  * order. The status changes and the callback requests commit together, so a callback is queued
  * if and only if its change commits. Deduplication is by state, not by event id: a status only
- * moves forward (status-order.ts), so a redelivered report finds its state already reached and
+ * moves forward (smsStateAdvances of @msg/contracts), so a redelivered report finds its state already reached and
  * is 'stale', with nothing written or queued; no per-event dedupe row is needed (two fewer row
  * writes per SMS than claiming each event id). Three statements whatever the batch size: lock
  * the messages, (in JS, report by report in order) decide, write the changes, queue the
@@ -77,7 +76,7 @@ export async function applyStatusBatch(
     const before = changes.get(message.id);
     const stored = isSmsState(message.status) ? message.status : 'accepted';
     const current = before && isSmsState(before.status) ? before.status : stored;
-    if (!advances(current, status.state)) return 'stale';
+    if (!smsStateAdvances(current, status.state)) return 'stale';
 
     const at = new Date(status.at).toISOString();
     const smscMessageIds =
@@ -89,7 +88,7 @@ export async function applyStatusBatch(
       status: status.state,
       smscMessageIds,
       submittedAt: status.state === 'submitted' ? at : (before?.submittedAt ?? null),
-      completedAt: isFinal(status.state) ? at : (before?.completedAt ?? null),
+      completedAt: isFinalSmsState(status.state) ? at : (before?.completedAt ?? null),
       error: status.error ?? before?.error ?? null,
     });
 

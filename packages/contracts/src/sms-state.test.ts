@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { advances, isFinal, isSmsState } from './status-order.js';
+import { isFinalSmsState, isSmsState, smsStateAdvances } from './sms-state.js';
 
-describe('advances', () => {
+describe('smsStateAdvances', () => {
   it.each([
     ['accepted', 'submitted', true],
     ['accepted', 'delivered', true],
@@ -12,13 +12,13 @@ describe('advances', () => {
     ['delivered', 'failed', false],
     ['failed', 'delivered', false],
   ] as const)('when %s gets a report of %s, then it advances: %s', (current, next, expected) => {
-    expect(advances(current, next)).toBe(expected);
+    expect(smsStateAdvances(current, next)).toBe(expected);
   });
 
   it('when the final states are asked for, then delivered, failed and expired are final', () => {
     expect(
       ['accepted', 'submitted', 'delivered', 'failed', 'expired'].map(
-        (s) => isSmsState(s) && isFinal(s),
+        (s) => isSmsState(s) && isFinalSmsState(s),
       ),
     ).toEqual([false, false, true, true, true]);
     expect(isSmsState('queued')).toBe(false);

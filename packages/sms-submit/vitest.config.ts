@@ -1,0 +1,3 @@
+import { testProjects } from '../../vitest.shared.js';
+
+export default testProjects();
