@@ -12,7 +12,8 @@ import {
 /** Where an interface takes each part of an SMS (`details[].loc`), e.g. `['body', 'message']`. */
 export interface SmsFields {
   to: string[];
-  from: string[];
+  /** Where the interface lets the customer choose the sender (checked with `senders`). */
+  from?: string[];
   text: string[];
 }
 
@@ -91,7 +92,9 @@ export function checkSms(input: SmsInput, rules: SmsRules): SmsCheck {
   }
   if (input.from !== undefined && rules.senders) {
     const from = checkSenderPermission({ sender: input.from, ...rules.senders });
-    if (!from.ok) broken.push({ loc: rules.fields.from, type: from.reason, msg: from.message });
+    if (!from.ok) {
+      broken.push({ loc: rules.fields.from ?? ['from'], type: from.reason, msg: from.message });
+    }
   }
   const length = checkLength(input.text);
   if (!length.ok) broken.push(brokenTextRule(length, rules.fields.text));

@@ -15,7 +15,8 @@ import type { PrepaidBilling } from './prepaid-billing.js';
 export interface SmsToSubmit {
   /** uuid chosen by the sender; the sms.outbound.v1 messageId. */
   messageId: string;
-  from: string;
+  /** The sender; absent where the write chooses it (a reply-path pool number): see `outbound`. */
+  from?: string;
   /** E.164 with +. */
   to: string;
   text: string;
@@ -42,11 +43,15 @@ export interface OutboundSms {
   readonly messages: readonly BusMessage[];
 }
 
-/** What the caller's transaction writes: its own rows for every message, and `outbound`. */
+/** What the caller's transaction writes: its own rows for every message, and `outbound()`. */
 export interface Submission {
   queued: SmsToSubmit[];
   refused: RefusedSms[];
-  outbound: OutboundSms;
+  /**
+   * The sms.outbound.v1 events of `queued`. `senders` (by messageId) gives the senders chosen in
+   * the transaction itself, for messages submitted without `from`.
+   */
+  outbound(senders?: ReadonlyMap<string, string>): OutboundSms;
 }
 
 export interface SubmitRequest<T> {
@@ -118,9 +123,13 @@ export async function submitSms<T>(
     return { ok: false, refused };
   }
 
-  const outbound = {
-    messages: queued.map((sms) => outboundMessage(account, request.source, sms, request.traceId)),
-  };
+  const outbound = (senders?: ReadonlyMap<string, string>): OutboundSms => ({
+    messages: queued.map((sms) => {
+      const from = sms.from ?? senders?.get(sms.messageId);
+      if (from === undefined) throw new Error(`sms-submit: no sender for ${sms.messageId}`);
+      return outboundMessage(account, request.source, { ...sms, from }, request.traceId);
+    }),
+  });
   let result: T;
   try {
     result = await request.write({ queued, refused, outbound });
@@ -145,7 +154,7 @@ async function refund(
 function outboundMessage(
   account: AccountState,
   source: SmsSource,
-  sms: SmsToSubmit,
+  sms: SmsToSubmit & { from: string },
   traceId: string | undefined,
 ): BusMessage {
   const payload: SmsOutbound = {

@@ -1,7 +1,7 @@
 import type { SmsEncoding } from '@msg/contracts';
 import type { components } from '@msg/contracts/replypath';
-import { type ErrorDetail, ValidationError } from '@msg/http';
-import { checkLength, MAX_PARTS } from '@msg/sms-text';
+import { ValidationError } from '@msg/http';
+import { checkSms, type NumberRule } from '@msg/sms-submit';
 import { swedishNumber } from '../pool/swedish-number.js';
 
 /** The sendSms body as the document types it (types, required fields and bounds already checked). */
@@ -23,48 +23,32 @@ export interface AcceptedSend {
   oneShot: boolean;
 }
 
-function recipientsOf(to: string, details: ErrorDetail[]): string[] {
-  const entries = to.split(/[,;]/);
-  const recipients: string[] = [];
-  for (const [i, entry] of entries.entries()) {
-    const which = entries.length > 1 ? `recipient ${i + 1} of ${entries.length}: ` : '';
-    const number = swedishNumber(entry);
-    if (number.ok) recipients.push(number.e164);
-    else {
-      const msg = number.type === 'empty' ? 'empty (no digits between separators)' : number.msg;
-      details.push({ loc: ['body', 'To'], type: number.type, msg: `${which}${msg}` });
-    }
-  }
-  return recipients;
-}
+const FIELDS = { to: ['body', 'To'], text: ['body', 'Msg'] };
+
+/** Reply-path numbers: Swedish only (spec 8.2); an empty entry is two separators in a row. */
+const swedishRule: NumberRule = (entry) => {
+  const number = swedishNumber(entry);
+  if (number.ok || number.type !== 'empty') return number;
+  return { ...number, msg: 'empty (no digits between separators)' };
+};
 
 /**
- * Applies the rules JSON Schema cannot express (spec 2.3, 4.3, 8.2): recipients normalised and
- * Swedish, the text within 10 parts in its encoding. Every broken rule is reported at once,
- * each naming its field and rule.
+ * Applies the rules JSON Schema cannot express (spec 2.3, 4.3, 8.2; checkSms of
+ * @msg/sms-submit): recipients normalised and Swedish, the text within 10 parts in its encoding.
+ * Every broken rule is reported at once, each naming its field and rule.
  */
 export function checkSendRequest(body: SendSmsBody): AcceptedSend {
-  const details: ErrorDetail[] = [];
-  const recipients = recipientsOf(body.To, details);
-  const length = checkLength(body.Msg);
-  if (!length.ok) {
-    const msg =
-      length.reason === 'empty'
-        ? 'must not be empty'
-        : `at most ${MAX_PARTS} SMS parts: this text needs ${length.parts} (1530 GSM-7 or 670 UCS-2 characters fit)`;
-    details.push({ loc: ['body', 'Msg'], type: length.reason, msg });
-  }
-  if (!length.ok || details.length > 0) {
-    throw new ValidationError(
-      details.map((d) => `${d.loc.join('.')}: ${d.msg}`).join('; '),
-      details,
-    );
-  }
+  const checked = checkSms(
+    { to: body.To.split(/[,;]/), text: body.Msg },
+    { fields: FIELDS, number: swedishRule },
+  );
+  if (!checked.ok) throw ValidationError.of(checked.broken);
+  const { sms } = checked;
   return {
-    recipients,
-    text: body.Msg,
-    encoding: length.encoding,
-    parts: length.parts,
+    recipients: sms.to,
+    text: sms.text,
+    encoding: sms.encoding,
+    parts: sms.parts,
     dlr: body.DLR === 1,
     vpMinutes: body.VP ?? DEFAULT_VP_MINUTES,
     oneShot: body.OneShot === 1,

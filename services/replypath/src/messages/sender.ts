@@ -1,21 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { enqueueOutbox } from '@msg/bus';
-import {
-  type AccountState,
-  makeEvent,
-  SMS_OUTBOUND_EVENT,
-  type SmsOutbound,
-  Topics,
-} from '@msg/contracts';
+import type { AccountState } from '@msg/contracts';
 import { classifyDatabaseError, withTransaction } from '@msg/db';
-import type { PrepaidBilling } from '@msg/sms-submit';
+import {
+  type PrepaidBilling,
+  queueOutbound,
+  type RefusedSms,
+  type Submission,
+  submitSms,
+} from '@msg/sms-submit';
 import type pg from 'pg';
 import { allocateReservations, previewAllocation } from '../pool/allocation.js';
 import type { Reservation } from '../pool/reservation-store.js';
 import { REPLYPATH_SCHEMA } from '../schema.js';
 import { insertSentMessages, type SentMessage } from './message-store.js';
-import { refuseOptedOut } from './opted-out.js';
-import { type Charge, payForSend, refundSend } from './payment.js';
+import { optedOutError, optedOutOf } from './opted-out.js';
+import { FundsRefusedError } from './payment.js';
 import type { AcceptedSend } from './send-request.js';
 
 /** One message of a send: what the interfaces answer (spec 2.3). */
@@ -37,27 +36,6 @@ const MIN_VALIDITY_MINUTES = 1;
 /** Whole-transaction attempts after a lost race (isLostRace). */
 const ATTEMPTS = 3;
 
-function outboundOf(
-  account: AccountState,
-  sms: AcceptedSend,
-  r: Reservation,
-  source: SentMessage['source'],
-): SmsOutbound {
-  return {
-    messageId: r.transactionId,
-    accountId: account.id,
-    source,
-    from: r.number,
-    to: r.recipient,
-    text: sms.text,
-    encoding: sms.encoding,
-    parts: sms.parts,
-    deliveryReport: sms.dlr,
-    validityMinutes: Math.max(MIN_VALIDITY_MINUTES, sms.vpMinutes),
-    throughputPerSecond: account.smsThroughputPerSecond,
-  };
-}
-
 /**
  * A lost race worth running the whole transaction again for: the exclusion constraint refused a
  * pair (23P01, only possible for a writer that skipped the per-recipient lock), or two requests
@@ -73,13 +51,13 @@ function isLostRace(err: unknown): boolean {
  * the current and the legacy interface): per recipient one message, one reservation and one
  * sms.outbound.v1 event, all written in one transaction (outbox) — all recipients or none.
  *
- * In this order, so that nothing refused is ever paid and nothing unpaid is ever stored:
- * 1. a recipient who opted out of the account refuses the whole request (400, dry run too);
- * 2. a dry run answers what would be allocated: never charged;
- * 3. a prepaid account pays one credit per SMS part of every message, keyed by its
- *    TransactionId (403 INSUFFICIENT_FUNDS when the balance does not cover all of them);
- * 4. the allocation and store; when they fail (pool exhausted, database), the payment is given
- *    back.
+ * A send goes the one SMS path (submitSms of @msg/sms-submit), so that nothing refused is ever
+ * paid and nothing unpaid is ever stored: a recipient who opted out refuses the whole request
+ * (400), then a prepaid account pays one credit per SMS part of every message, keyed by its
+ * TransactionId (403 INSUFFICIENT_FUNDS when the balance does not cover all of them), then the
+ * allocation and store; when they fail (pool exhausted, database), the payment is given back. A
+ * dry run (`instantiate=false`) is refused for opted-out recipients too, answers what would be
+ * allocated and is never charged.
  */
 export function createSender({
   pool,
@@ -88,7 +66,7 @@ export function createSender({
   now = () => new Date(),
 }: {
   pool: pg.Pool;
-  /** Prepaid debits (createPrepaidBilling of @msg/auth); postpaid accounts make no call. */
+  /** Prepaid debits (createPrepaidBilling of @msg/sms-submit); postpaid accounts make no call. */
   billing: PrepaidBilling;
   quarantineMs: number;
   now?: () => Date;
@@ -99,6 +77,7 @@ export function createSender({
     sms: AcceptedSend,
     transactionIds: string[],
     options: SendOptions,
+    submission: Submission,
   ) {
     const at = now();
     return withTransaction(pool, async (client) => {
@@ -132,19 +111,9 @@ export function createSender({
           expiresAt: r.endsAt,
         })),
       );
-      await enqueueOutbox(
-        client,
-        REPLYPATH_SCHEMA,
-        Topics.smsOutbound,
-        reservations.map((r) => ({
-          // Keyed by account: per-account order and throughput at the connector.
-          key: account.id,
-          value: makeEvent(SMS_OUTBOUND_EVENT, outboundOf(account, sms, r, options.source), {
-            accountId: account.id,
-            ...(options.traceId && { traceId: options.traceId }),
-          }),
-        })),
-      );
+      // The pool numbers are chosen here, so they are the messages' senders.
+      const senders = new Map(reservations.map((r) => [r.transactionId, r.number]));
+      await queueOutbound(client, REPLYPATH_SCHEMA, submission.outbound(senders));
       return reservations;
     });
   }
@@ -155,10 +124,11 @@ export function createSender({
     sms: AcceptedSend,
     transactionIds: string[],
     options: SendOptions,
+    submission: Submission,
   ): Promise<Reservation[]> {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await store(account, sms, transactionIds, options);
+        return await store(account, sms, transactionIds, options, submission);
       } catch (err) {
         if (attempt >= ATTEMPTS || !isLostRace(err)) throw err;
       }
@@ -171,8 +141,9 @@ export function createSender({
       sms: AcceptedSend,
       options: SendOptions,
     ): Promise<SendResult[]> {
-      await refuseOptedOut(pool, account.id, sms.recipients);
       if (!options.instantiate) {
+        const optedOut = await optedOutOf(pool, account.id, sms.recipients);
+        if (optedOut.size > 0) throw optedOutError(sms.recipients, optedOut);
         const numbers = await previewAllocation(pool, sms.recipients, now());
         return sms.recipients.map((recipient, i) => ({
           DestinationAddress: recipient,
@@ -181,19 +152,25 @@ export function createSender({
         }));
       }
       const transactionIds = sms.recipients.map(() => randomUUID());
-      const charges: Charge[] = transactionIds.map((reference) => ({
-        reference,
-        parts: sms.parts,
-      }));
-      await payForSend(billing, account, charges);
-      let reservations: Reservation[];
-      try {
-        reservations = await storeWithRetries(account, sms, transactionIds, options);
-      } catch (err) {
-        // Paid but not accepted (no number free, the database refused): the credits go back.
-        await refundSend(billing, account, charges);
-        throw err;
-      }
+      const submitted = await submitSms(billing, {
+        account,
+        source: options.source,
+        refuse: 'all',
+        messages: sms.recipients.map((to, i) => ({
+          messageId: transactionIds[i] as string,
+          to,
+          text: sms.text,
+          encoding: sms.encoding,
+          parts: sms.parts,
+          deliveryReport: sms.dlr,
+          validityMinutes: Math.max(MIN_VALIDITY_MINUTES, sms.vpMinutes),
+        })),
+        optedOut: (recipients) => optedOutOf(pool, account.id, recipients),
+        write: (submission) => storeWithRetries(account, sms, transactionIds, options, submission),
+        ...(options.traceId && { traceId: options.traceId }),
+      });
+      if (!submitted.ok) throw refusal(sms, submitted.refused);
+      const reservations = submitted.result;
       return reservations.map((r) => ({
         DestinationAddress: r.recipient,
         OriginatorAddress: r.number,
@@ -201,6 +178,13 @@ export function createSender({
       }));
     },
   };
+}
+
+/** A refused send in the interface's terms: opted-out recipients first, else the balance. */
+function refusal(sms: AcceptedSend, refused: readonly RefusedSms[]): Error {
+  const optedOut = refused.filter((r) => r.reason === 'opted_out').map((r) => r.sms.to);
+  if (optedOut.length > 0) return optedOutError(sms.recipients, new Set(optedOut));
+  return new FundsRefusedError(sms.parts * sms.recipients.length);
 }
 
 export type Sender = ReturnType<typeof createSender>;

@@ -79,7 +79,7 @@ export function createMessages({
               parts: sms.parts,
               callbackUrl: sms.callbackUrl ?? null,
             },
-            outbound,
+            outbound: outbound(),
           }),
         ...(traceId && { traceId }),
       });
