@@ -109,6 +109,7 @@ export {
   isFinalSmsState,
   isSmsState,
   smsStateAdvances,
+  statesAdvancedBy,
 } from './sms-state.js';
 export { type Topic, Topics } from './topics.js';
 export {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isFinalSmsState, isSmsState, smsStateAdvances } from './sms-state.js';
+import { isFinalSmsState, isSmsState, smsStateAdvances, statesAdvancedBy } from './sms-state.js';
 
 describe('smsStateAdvances', () => {
   it.each([
@@ -22,5 +22,14 @@ describe('smsStateAdvances', () => {
       ),
     ).toEqual([false, false, true, true, true]);
     expect(isSmsState('queued')).toBe(false);
+  });
+});
+
+describe('statesAdvancedBy', () => {
+  it('when a report arrives, then it moves a message forward only from the states before it', () => {
+    expect(statesAdvancedBy('submitted')).toEqual(['accepted']);
+    expect(statesAdvancedBy('delivered')).toEqual(['accepted', 'submitted']);
+    expect(statesAdvancedBy('expired')).toEqual(['accepted', 'submitted']);
+    expect(statesAdvancedBy('accepted')).toEqual([]);
   });
 });

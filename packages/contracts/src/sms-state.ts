@@ -26,6 +26,14 @@ export function smsStateAdvances(current: SmsState, next: SmsState): boolean {
   return RANK[next] > RANK[current];
 }
 
+/**
+ * The states a report of `next` moves an SMS forward from: for an owner that applies the order in
+ * one SQL statement (`WHERE "state" = ANY($n)`), so the rule stays this table.
+ */
+export function statesAdvancedBy(next: SmsState): SmsState[] {
+  return (Object.keys(RANK) as SmsState[]).filter((current) => smsStateAdvances(current, next));
+}
+
 export function isSmsState(value: unknown): value is SmsState {
   return typeof value === 'string' && Object.hasOwn(RANK, value);
 }

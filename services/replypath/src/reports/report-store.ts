@@ -1,3 +1,4 @@
+import { type SmsState, statesAdvancedBy } from '@msg/contracts';
 import { isUuid, type Sql } from '@msg/db';
 import { REPLYPATH_SCHEMA } from '../schema.js';
 import type { ReportedMessage } from './delivery-report.js';
@@ -19,20 +20,25 @@ type TargetRow = {
 export const isTransactionId = (id: string) => isUuid(id);
 
 /**
- * Moves a message to `state` if that advances it (accepted → submitted → a final state; a final
- * state is never left, so a late `submitted` or a second final report changes nothing) and
- * answers the message when it changed; undefined when it did not change or is not stored.
+ * Moves a message to `state` if that advances it (the one SMS state order of @msg/contracts:
+ * accepted → submitted → a final state; a final state is never left, so a late `submitted` or a
+ * second final report changes nothing) and answers the message when it changed; undefined when
+ * it did not change or is not stored.
  */
 export async function advanceMessageState(
   sql: Sql,
-  { transactionId, accountId, state }: { transactionId: string; accountId: string; state: string },
+  {
+    transactionId,
+    accountId,
+    state,
+  }: { transactionId: string; accountId: string; state: SmsState },
 ): Promise<StatusTarget | undefined> {
   const { rows } = await sql.query<TargetRow>(
     `UPDATE "${REPLYPATH_SCHEMA}"."messages" SET "state" = $3
       WHERE "transaction_id" = $1::uuid AND "account_id"::text = $2
-        AND ("state" = 'accepted' OR ("state" = 'submitted' AND $3 <> 'submitted'))
+        AND "state" = ANY($4::text[])
       RETURNING "transaction_id", "account_id", "recipient", "number", "dlr"`,
-    [transactionId, accountId, state],
+    [transactionId, accountId, state, statesAdvancedBy(state)],
   );
   return rows[0] && targetOf(rows[0]);
 }
