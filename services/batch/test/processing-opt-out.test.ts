@@ -1,6 +1,6 @@
 import { createInProcessBus } from '@msg/bus';
 import { Topics } from '@msg/contracts';
-import { applyOptOut, isOptedOut, optOutEventFor, startOptOutReplica } from '@msg/optout';
+import { isOptedOut, optOutEventFor, startOptOutReplica } from '@msg/optout';
 import type pg from 'pg';
 import { describe, expect, it, vi } from 'vitest';
 import { expandNextChunk } from '../src/processing/expand-next-chunk.js';
@@ -9,6 +9,7 @@ import {
   accountDirectory,
   drain,
   insertBatch,
+  optOut,
   outboundEvents,
   readBatch,
   readMessages,
@@ -24,18 +25,6 @@ useProcessingDatabase((ready) => {
   pool = ready;
 });
 
-/** The recipient opted out of the account, as the replica of optouts.v1 records it. */
-async function optOut(accountId: string, msisdn: string, optedOut = true) {
-  await applyOptOut(pool, 'batch', {
-    accountId,
-    msisdn,
-    optedOut,
-    source: 'inbound',
-    keyword: optedOut ? 'STOP' : 'START',
-    at: new Date().toISOString(),
-  });
-}
-
 async function startAndExpand(ctx: ReturnType<typeof workerContext>): Promise<void> {
   await drain(() => startNextDueBatch(ctx));
   await drain(() => expandNextChunk(ctx));
@@ -46,11 +35,11 @@ describe('expansion with opted-out recipients', () => {
     const account = testAccount({ smsThroughputPerSecond: 1000 });
     const other = testAccount();
     directory.set(account);
-    await optOut(account.id, '+46701234502');
+    await optOut(pool, account.id, '+46701234502');
     // Opted out of another account only, or opted in again: not refused here.
-    await optOut(other.id, '+46701234503');
-    await optOut(account.id, '+46701234504');
-    await optOut(account.id, '+46701234504', false);
+    await optOut(pool, other.id, '+46701234503');
+    await optOut(pool, account.id, '+46701234504');
+    await optOut(pool, account.id, '+46701234504', false);
     const id = await insertBatch(pool, {
       accountId: account.id,
       recipients: [
@@ -88,7 +77,7 @@ describe('expansion with opted-out recipients', () => {
   it('when every recipient opted out, then the batch ends failed; a dry run reports them failed too', async () => {
     const account = testAccount({ smsThroughputPerSecond: 1000 });
     directory.set(account);
-    await optOut(account.id, '+46701234511');
+    await optOut(pool, account.id, '+46701234511');
     const id = await insertBatch(pool, {
       accountId: account.id,
       recipients: [{ phone_number: '+46701234511', field_message: { name: 'Ann' } }],

@@ -9,6 +9,7 @@ import {
   accountDirectory,
   drain,
   insertBatch,
+  optOut,
   outboundEvents,
   readBatch,
   readMessages,
@@ -138,6 +139,72 @@ describe('expansion for a prepaid account (rule 5.3)', () => {
     const batch = await readBatch(pool, id);
     expect(batch.expanded_through).toBe(0);
     expect(batch.next_chunk_at?.getTime()).toBeGreaterThan(Date.now());
+  });
+
+  it('when a recipient opted out, then it fails as opted_out and is never charged', async () => {
+    const account = prepaidAccount(10);
+    await optOut(pool, account.id, '+46700000002');
+    const id = await insertBatch(pool, { accountId: account.id, count: 3 });
+    await startAndExpand(workerContext(pool, directory.accountById, {}, billing), id);
+
+    expect(await statuses(id)).toEqual([
+      ['queued', null],
+      ['failed', 'opted_out'],
+      ['queued', null],
+    ]);
+    expect(fake.debited(account.id)).toEqual([`batch:${id}:1`, `batch:${id}:3`]);
+    expect(fake.balance(account.id)).toBe(8);
+    expect(await outboundEvents(pool, account.id)).toHaveLength(2);
+  });
+
+  it('when a chunk has bad, opted-out and unpaid recipients, then the unpaid take their change_seq after the others', async () => {
+    const account = prepaidAccount(1);
+    await optOut(pool, account.id, '+46700000002');
+    const id = await insertBatch(pool, {
+      accountId: account.id,
+      recipients: ['+46700000001', '+46700000002', '+46700000003', '12345'].map((phone) => ({
+        phone_number: phone,
+        field_message: { name: 'Ann' },
+      })),
+    });
+    await startAndExpand(workerContext(pool, directory.accountById, {}, billing), id);
+
+    const messages = await readMessages(pool, id);
+    expect(messages.map((m) => [m.status, m.error, m.change_seq])).toEqual([
+      ['queued', null, null],
+      ['failed', 'opted_out', '1'],
+      ['failed', 'insufficient_funds', '3'],
+      ['failed', 'invalid_phone_number', '2'],
+    ]);
+    expect(fake.debited(account.id)).toEqual([`batch:${id}:1`]);
+  });
+
+  it('when the chunk cannot be written after it was paid, then the charges go back and the retry pays again', async () => {
+    const account = prepaidAccount(5);
+    const id = await insertBatch(pool, { accountId: account.id, count: 2 });
+    const ctx = workerContext(pool, directory.accountById, {}, billing);
+    await drain(() => startNextDueBatch(ctx));
+    // The database refuses this batch's message updates for the first attempt.
+    await pool.query(`
+      CREATE FUNCTION batch.refuse_chunk() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN RAISE EXCEPTION 'refused'; END $$`);
+    await pool.query(`
+      CREATE TRIGGER refuse_chunk BEFORE UPDATE ON batch.message
+        FOR EACH ROW WHEN (NEW.batch_id = '${id}'::uuid) EXECUTE FUNCTION batch.refuse_chunk()`);
+    try {
+      expect(await expandNextChunk(ctx)).toBe(id);
+    } finally {
+      await pool.query('DROP TRIGGER refuse_chunk ON batch.message');
+      await pool.query('DROP FUNCTION batch.refuse_chunk()');
+    }
+    expect(await statuses(id)).toEqual(Array(2).fill(['pending', null]));
+    expect(fake.balance(account.id)).toBe(5);
+    expect(fake.debited(account.id)).toEqual([]);
+
+    await startAndExpand(ctx, id);
+    expect(await statuses(id)).toEqual(Array(2).fill(['queued', null]));
+    expect(fake.balance(account.id)).toBe(3);
+    expect(fake.debited(account.id)).toEqual([`batch:${id}:1`, `batch:${id}:2`]);
   });
 
   it('when the batch is a dry run, then nothing is charged', async () => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AccountState, BatchDomainEvent, EventEnvelope, SmsOutbound } from '@msg/contracts';
 import { migrate } from '@msg/db';
 import { createLogger, type Logger } from '@msg/logger';
+import { applyOptOut } from '@msg/optout';
 import { createPrepaidBilling, type PrepaidBilling } from '@msg/sms-submit';
 import { accountState, startTestRuntime } from '@msg/testing';
 import type pg from 'pg';
@@ -219,6 +220,23 @@ export async function batchEvents(pool: pg.Pool, batchId: string): Promise<Batch
     [batchId],
   );
   return rows.map((row) => row.value.payload.event);
+}
+
+/** The recipient opted out of the account (or in again), as the replica of optouts.v1 records it. */
+export async function optOut(
+  pool: pg.Pool,
+  accountId: string,
+  msisdn: string,
+  optedOut = true,
+): Promise<void> {
+  await applyOptOut(pool, 'batch', {
+    accountId,
+    msisdn,
+    optedOut,
+    source: 'inbound',
+    keyword: optedOut ? 'STOP' : 'START',
+    at: new Date().toISOString(),
+  });
 }
 
 /** Runs a job step until it reports nothing left to do; returns how many steps did something. */

@@ -1,7 +1,6 @@
-import { enqueueOutbox } from '@msg/bus';
-import { makeEvent, SMS_OUTBOUND_EVENT, Topics } from '@msg/contracts';
 import { type Sql, withTransaction } from '@msg/db';
 import { optedOutAmong } from '@msg/optout';
+import { type OutboundSms, queueOutbound, type RefusalReason, submitSms } from '@msg/sms-submit';
 import {
   BATCH_COLUMNS,
   BATCH_SCHEMA,
@@ -10,13 +9,12 @@ import {
   MESSAGE_TABLE,
 } from '../batches/batch-row.js';
 import { completeIfDecided } from './complete-batch.js';
-import { payForChunk } from './pay-chunk.js';
 import {
   type ChunkPlan,
   type PendingMessage,
   planChunk,
   prepareChunk,
-  sendableNumbers,
+  smsToSubmit,
 } from './plan-chunk.js';
 import { mayRunBatches, type WorkerContext } from './worker-context.js';
 
@@ -28,9 +26,11 @@ const RETRY_DELAY_MS = 30_000;
 
 /**
  * Expands the next chunk of one processing batch whose pacing allows it: every message of the
- * chunk is rendered and checked (recipients who opted out fail as `opted_out`), the good ones are queued on sms.outbound.v1 (through the outbox)
- * and the rest decided as failed — all in one transaction with the batch row locked (SKIP
- * LOCKED), so two replicas never take the same chunk and a crash leaves no half chunk.
+ * chunk is rendered and checked, the good ones go the one SMS path (submitSms of @msg/sms-submit:
+ * a recipient who opted out fails as `opted_out`, one a prepaid balance cannot pay for as
+ * `insufficient_funds`, the others are queued on sms.outbound.v1 through the outbox) and the rest
+ * are decided as failed — all in one transaction with the batch row locked (SKIP LOCKED), so two
+ * replicas never take the same chunk and a crash leaves no half chunk.
  *
  * A chunk holds at most BATCH_CHUNK_SIZE messages and at most one second of the account's
  * throughput; the next one is due when the queued messages have had time to go out. A dry run
@@ -97,38 +97,53 @@ async function expandChunk(ctx: WorkerContext, sql: Sql, batch: BatchRow): Promi
       found: pending.rows.length,
     });
   }
-  const prepared = prepareChunk(batch, pending.rows, { throughputPerSecond: throughput });
+  const chunk = prepareChunk(batch, pending.rows, { mayRun: throughput !== undefined });
+  const messages = smsToSubmit(batch, chunk);
+
+  /** Writes the chunk's decisions, its outbound rows and the batch's counters and pacing. */
+  const write = async (refused: ReadonlyMap<string, RefusalReason>, outbound?: OutboundSms) => {
+    const plan = planChunk(batch, chunk, refused);
+    await updateMessages(sql, batch.id, plan);
+    if (outbound) await queueOutbound(sql, BATCH_SCHEMA, outbound);
+    await advanceBatch(ctx, sql, batch, { through, throughput, plan });
+  };
   // Recipients who opted out of the account fail as `opted_out`: one lookup for the whole chunk
   // in the service's replica of optouts.v1.
-  const optedOut = await optedOutAmong(
-    sql,
-    BATCH_SCHEMA,
-    batch.account_id,
-    sendableNumbers(prepared),
-  );
-  const planned = planChunk(batch, pending.rows, prepared, {
-    throughputPerSecond: throughput,
-    optedOut,
-  });
-  // Prepaid accounts pay before anything is queued; an unpaid recipient fails instead (those who
-  // opted out are already failed and not charged).
-  const plan = account ? await payForChunk(ctx.billing, account, batch, planned) : planned;
-  await updateMessages(sql, batch.id, plan);
-  if (plan.outbound.length > 0) {
-    await enqueueOutbox(
-      sql,
-      BATCH_SCHEMA,
-      Topics.smsOutbound,
-      plan.outbound.map((payload) => ({
-        key: batch.account_id,
-        value: makeEvent(SMS_OUTBOUND_EVENT, payload, { accountId: batch.account_id }),
-      })),
-    );
+  const optedOut = (recipients: readonly string[]) =>
+    optedOutAmong(sql, BATCH_SCHEMA, batch.account_id, recipients);
+
+  if (!mayRunBatches(account)) return write(new Map());
+  if (batch.dry_run) {
+    // Nothing is charged or sent; a recipient who opted out fails all the same.
+    const out = await optedOut(messages.map((sms) => sms.to));
+    const refused = messages.filter((sms) => out.has(sms.to));
+    return write(new Map(refused.map((sms) => [sms.messageId, 'opted_out'])));
   }
+  // The one SMS path: opted-out recipients are refused before anything is charged, a prepaid
+  // account pays in seq order as far as its balance goes (the first it cannot cover and every later
+  // one fail as `insufficient_funds`), and each refused recipient fails alone. Billing that cannot
+  // answer throws (the chunk rolls back and waits); a write that throws gives the charges back.
+  await submitSms(ctx.billing, {
+    account,
+    source: 'batch',
+    refuse: 'each',
+    messages,
+    optedOut,
+    write: ({ refused, outbound }) =>
+      write(new Map(refused.map(({ sms, reason }) => [sms.messageId, reason])), outbound),
+  });
+}
+
+/** Moves the batch past the chunk: its counters, and when the next chunk is due. */
+async function advanceBatch(
+  ctx: WorkerContext,
+  sql: Sql,
+  batch: BatchRow,
+  { through, throughput, plan }: { through: number; throughput?: number; plan: ChunkPlan },
+): Promise<void> {
   // Unpaced chunks (dry run, nothing sent) are due again at once, but behind the batches that
   // have waited longer: ordering by next_chunk_at takes the batches in turn.
-  const paceSeconds =
-    throughput === undefined || plan.outbound.length === 0 ? 0 : plan.outbound.length / throughput;
+  const paceSeconds = throughput === undefined ? 0 : plan.queued / throughput;
   const updated = await sql.query<BatchRow & Record<string, unknown>>(
     `UPDATE ${BATCH_TABLE}
           SET expanded_through = $2,

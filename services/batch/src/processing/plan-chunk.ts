@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { SmsOutbound } from '@msg/contracts';
+import type { RefusalReason, SmsToSubmit } from '@msg/sms-submit';
 import type { BatchRow } from '../batches/batch-row.js';
 import { type PreparedMessage, prepareMessage } from './prepare-message.js';
 
@@ -10,9 +10,17 @@ export interface PendingMessage {
   fields: unknown;
 }
 
+/** A message of the chunk rendered and checked, with the id it is sent under. */
+export interface ChunkMessage {
+  seq: number;
+  /** `batch.message.transaction_id`, the sms.outbound.v1 messageId of a message sent. */
+  transactionId: string;
+  prepared: PreparedMessage;
+}
+
 /**
- * The new state of every message of a chunk as column arrays (one UPDATE ... FROM unnest), the
- * sms.outbound.v1 payloads of the messages to send and the batch counters to add.
+ * The new state of every message of a chunk as column arrays (one UPDATE ... FROM unnest) and
+ * the batch counters to add.
  */
 export interface ChunkPlan {
   columns: {
@@ -25,7 +33,8 @@ export interface ChunkPlan {
     phoneNumber: string[];
     changeSeq: (number | null)[];
   };
-  outbound: SmsOutbound[];
+  /** Messages left 'queued' (sent, decided later by their status report). */
+  queued: number;
   submitted: number;
   failed: number;
   parts: number;
@@ -33,48 +42,63 @@ export interface ChunkPlan {
   lastChangeSeq: number;
 }
 
-export interface ChunkOptions {
-  /** Messages per second of the account; undefined when the account may no longer send. */
-  throughputPerSecond: number | undefined;
-  /** Recipients (E.164) who opted out of the account's messages: they fail as `opted_out`. */
-  optedOut?: ReadonlySet<string>;
-}
-
 /**
- * Every message of a chunk rendered and checked, in order (what planChunk decides on). Apart so
- * that the caller can look up the opt-outs of the good recipients, all at once, in between.
+ * Every message of a chunk rendered and checked, in order, each with a new transaction id; when
+ * the account may no longer run batches (`mayRun` false) every one fails as `account_not_allowed`.
  */
 export function prepareChunk(
   batch: BatchRow,
   messages: readonly PendingMessage[],
-  { throughputPerSecond }: Pick<ChunkOptions, 'throughputPerSecond'>,
-): PreparedMessage[] {
-  return messages.map((message) =>
-    throughputPerSecond === undefined
-      ? { ok: false, to: message.phone_number, text: null, error: 'account_not_allowed' }
-      : prepareMessage(batch.message_template, {
+  { mayRun }: { mayRun: boolean },
+): ChunkMessage[] {
+  return messages.map((message) => ({
+    seq: message.seq,
+    transactionId: randomUUID(),
+    prepared: mayRun
+      ? prepareMessage(batch.message_template, {
           phoneNumber: message.phone_number,
           fields: message.fields,
-        }),
-  );
-}
-
-/** The E.164 numbers of the good messages of a prepared chunk (those to look up opt-outs for). */
-export function sendableNumbers(prepared: readonly PreparedMessage[]): string[] {
-  return prepared.flatMap((message) => (message.ok ? [message.to] : []));
+        })
+      : { ok: false, to: message.phone_number, text: null, error: 'account_not_allowed' },
+  }));
 }
 
 /**
- * Decides what happens to each message of a chunk, in seq order. Messages to send become
- * 'queued' (decided later by their status report); failures (a recipient who opted out among
- * them), and every good message of a dry run, are decided now and take the next change_seq numbers.
+ * The good messages of a prepared chunk as SMS to submit, in seq order. Each pays under
+ * `batch:<batch id>:<seq>`, which survives a chunk that rolls back: a retried chunk whose charge
+ * stayed is not charged twice.
+ */
+export function smsToSubmit(batch: BatchRow, chunk: readonly ChunkMessage[]): SmsToSubmit[] {
+  return chunk.flatMap(({ seq, transactionId, prepared }) =>
+    prepared.ok
+      ? [
+          {
+            messageId: transactionId,
+            from: batch.sender_id,
+            to: prepared.to,
+            text: prepared.text,
+            encoding: prepared.encoding,
+            parts: prepared.parts,
+            deliveryReport: batch.delivery_report,
+            ...(batch.validity_minutes !== null && { validityMinutes: batch.validity_minutes }),
+            billingReference: `batch:${batch.id}:${seq}`,
+          },
+        ]
+      : [],
+  );
+}
+
+/**
+ * Decides what happens to each message of a chunk, in seq order. Good messages become 'queued'
+ * (decided later by their status report), or 'submitted' at once in a dry run; failures, a good
+ * message refused by submitSms among them (`refused`, by transaction id), are decided now. Every
+ * decision takes the next change_seq number in seq order, except that recipients refused for want
+ * of funds take theirs after the others: the balance is asked last.
  */
 export function planChunk(
   batch: BatchRow,
-  messages: readonly PendingMessage[],
-  /** prepareChunk's answer for `messages`. */
-  prepared: readonly PreparedMessage[],
-  { throughputPerSecond, optedOut = new Set() }: ChunkOptions,
+  chunk: readonly ChunkMessage[],
+  refused: ReadonlyMap<string, RefusalReason> = new Map(),
 ): ChunkPlan {
   const columns: ChunkPlan['columns'] = {
     seq: [],
@@ -86,35 +110,31 @@ export function planChunk(
     phoneNumber: [],
     changeSeq: [],
   };
-  const outbound: SmsOutbound[] = [];
   let changeSeq = Number(batch.last_change_seq);
+  let queued = 0;
   let submitted = 0;
   let failed = 0;
   let parts = 0;
+  const unpaid: number[] = [];
 
-  for (const [index, message] of messages.entries()) {
-    const transactionId = randomUUID();
-    const checked = prepared[index];
-    if (!checked) throw new Error(`message ${message.seq} was not prepared`);
-    const decided: PreparedMessage =
-      checked.ok && optedOut.has(checked.to)
-        ? { ok: false, to: checked.to, text: checked.text, error: 'opted_out' }
-        : checked;
-    columns.seq.push(message.seq);
+  for (const { seq, transactionId, prepared } of chunk) {
+    const error = prepared.ok ? refused.get(transactionId) : prepared.error;
+    columns.seq.push(seq);
     columns.transactionId.push(transactionId);
-    columns.phoneNumber.push(decided.to);
-    columns.text.push(decided.text);
-    if (!decided.ok) {
+    columns.phoneNumber.push(prepared.to);
+    columns.text.push(prepared.text);
+    if (error !== undefined || !prepared.ok) {
       columns.status.push('failed');
-      columns.error.push(decided.error);
+      columns.error.push(error ?? null);
       columns.parts.push(null);
-      columns.changeSeq.push(++changeSeq);
+      if (error === 'insufficient_funds') unpaid.push(columns.changeSeq.length);
+      columns.changeSeq.push(error === 'insufficient_funds' ? null : ++changeSeq);
       failed += 1;
       continue;
     }
     columns.error.push(null);
-    columns.parts.push(decided.parts);
-    parts += decided.parts;
+    columns.parts.push(prepared.parts);
+    parts += prepared.parts;
     if (batch.dry_run) {
       columns.status.push('submitted');
       columns.changeSeq.push(++changeSeq);
@@ -123,19 +143,8 @@ export function planChunk(
     }
     columns.status.push('queued');
     columns.changeSeq.push(null);
-    outbound.push({
-      messageId: transactionId,
-      accountId: batch.account_id,
-      source: 'batch',
-      from: batch.sender_id,
-      to: decided.to,
-      text: decided.text,
-      encoding: decided.encoding,
-      parts: decided.parts,
-      deliveryReport: batch.delivery_report,
-      ...(batch.validity_minutes !== null && { validityMinutes: batch.validity_minutes }),
-      ...(throughputPerSecond !== undefined && { throughputPerSecond }),
-    });
+    queued += 1;
   }
-  return { columns, outbound, submitted, failed, parts, lastChangeSeq: changeSeq };
+  for (const row of unpaid) columns.changeSeq[row] = ++changeSeq;
+  return { columns, queued, submitted, failed, parts, lastChangeSeq: changeSeq };
 }

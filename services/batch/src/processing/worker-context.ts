@@ -14,7 +14,7 @@ export interface WorkerContext {
   pool: pg.Pool;
   logger: Logger;
   accountById(id: string): AccountState | undefined;
-  /** Debits prepaid accounts for the messages a chunk queues (@msg/auth createPrepaidBilling). */
+  /** Debits prepaid accounts for the messages a chunk queues (createPrepaidBilling). */
   billing: PrepaidBilling;
   config: WorkerConfig;
   /** True once the workers are stopping: a job finishes its current step and returns. */
