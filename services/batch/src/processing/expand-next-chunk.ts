@@ -130,7 +130,7 @@ async function expandChunk(ctx: WorkerContext, sql: Sql, batch: BatchRow): Promi
     messages,
     optedOut,
     write: ({ refused, outbound }) =>
-      write(new Map(refused.map(({ sms, reason }) => [sms.messageId, reason])), outbound),
+      write(new Map(refused.map(({ sms, reason }) => [sms.messageId, reason])), outbound()),
   });
 }
 
