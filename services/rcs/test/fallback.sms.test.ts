@@ -95,6 +95,24 @@ describe('SMS fallback: send path (src/fallback/sms-fallback.ts)', () => {
       )
       .map((p) => (p.value.payload as { event: Record<string, unknown> }).event);
 
+  /** The recipient sends STOP to the account: its opt-out, once the replica holds it. */
+  async function optOut(account: AccountState, msisdn: string) {
+    await rcs.bus.publish(Topics.optOuts, [
+      optOutMessage({
+        accountId: account.id,
+        msisdn,
+        optedOut: true,
+        keyword: 'STOP',
+        source: 'inbound',
+        at: new Date().toISOString(),
+      }),
+    ]);
+    await eventually(
+      async () => (await isOptedOut(rcs.pool, 'rcs', account.id, msisdn)) || undefined,
+      'the opt-out in the replica',
+    );
+  }
+
   it('when the recipient is not RCS capable, then the SMS goes on sms.outbound.v1 and sms.out.sent carries its id', async () => {
     const message = await accepted(acct);
     await rcs.service.smsFallback.send(message, 'not_capable');
@@ -152,20 +170,7 @@ describe('SMS fallback: send path (src/fallback/sms-fallback.ts)', () => {
 
   it('when the recipient opted out of the account, then rcs.out.failed SMS_FALLBACK_REJECTED and no SMS', async () => {
     const message = await accepted(acct);
-    await rcs.bus.publish(Topics.optOuts, [
-      optOutMessage({
-        accountId: acct.id,
-        msisdn: message.recipient,
-        optedOut: true,
-        keyword: 'STOP',
-        source: 'inbound',
-        at: new Date().toISOString(),
-      }),
-    ]);
-    await eventually(
-      async () => (await isOptedOut(rcs.pool, 'rcs', acct.id, message.recipient)) || undefined,
-      'the opt-out in the replica',
-    );
+    await optOut(acct, message.recipient);
     await rcs.service.smsFallback.send(message, 'not_capable');
     const [failed] = await rcs.publishedAbout(Topics.rcsEvents, message.id);
     expect(eventIn(failed)).toMatchObject({
@@ -177,6 +182,23 @@ describe('SMS fallback: send path (src/fallback/sms-fallback.ts)', () => {
       state: 'failed',
       failure_reason: 'SMS_FALLBACK_REJECTED',
     });
+    expect(smsFor(message.recipient)).toHaveLength(0);
+  });
+
+  it('when a prepaid account has credits and the recipient opted out, then SMS_FALLBACK_REJECTED before any charge: no debit, no SMS', async () => {
+    billing.setBalance(prepaid.id, 5);
+    const message = await accepted(prepaid);
+    await optOut(prepaid, message.recipient);
+    const calls = billing.calls;
+    await rcs.service.smsFallback.send(message, 'not_capable');
+    const [failed] = await rcs.publishedAbout(Topics.rcsEvents, message.id);
+    expect(eventIn(failed)).toMatchObject({
+      event_type: 'rcs.out.failed',
+      reason: 'SMS_FALLBACK_REJECTED',
+    });
+    expect(billing.calls).toBe(calls);
+    expect(billing.debited(prepaid.id)).toEqual([]);
+    expect(billing.balance(prepaid.id)).toBe(5);
     expect(smsFor(message.recipient)).toHaveLength(0);
   });
 
@@ -238,6 +260,20 @@ describe('SMS fallback: send path (src/fallback/sms-fallback.ts)', () => {
       reason: 'SMS_FALLBACK_REJECTED',
     });
     expect(smsFor(unpaid.recipient)).toHaveLength(0);
+  });
+
+  it('when a prepaid message is triggered twice at once, then one SMS, paid once and not refunded', async () => {
+    billing.setBalance(prepaid.id, 2);
+    const before = billing.debited(prepaid.id);
+    const message = await accepted(prepaid);
+    await Promise.all([
+      rcs.service.smsFallback.send(message, 'not_capable'),
+      rcs.service.smsFallback.send(message, 'rbm_rejected'),
+    ]);
+    const [sent] = await rcs.publishedAbout(Topics.rcsEvents, message.id);
+    expect(eventIn(sent)).toMatchObject({ event_type: 'sms.out.sent' });
+    expect(billing.debited(prepaid.id)).toEqual([...before, fallbackSmsId(message.id)]);
+    expect(billing.balance(prepaid.id)).toBe(1);
   });
 
   /**

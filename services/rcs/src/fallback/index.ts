@@ -6,7 +6,7 @@ import { createPrepaidBilling } from '@msg/sms-submit';
 import type { AgentClients } from '../rbm/agent-clients.js';
 import { RCS_SCHEMA } from '../schema.js';
 import type { FallbackSettings } from './config.js';
-import { createSmsFallback, SmsFallbackRefused } from './sms-fallback.js';
+import { createSmsFallback } from './sms-fallback.js';
 import { startSmsStatusConsumer } from './sms-status.js';
 import { createTtlSweeper } from './ttl-sweeper.js';
 
@@ -41,8 +41,6 @@ export async function startFallback(
       adminUrl: settings.ADMIN_URL,
       token: settings.BILLING_INTERNAL_TOKEN,
       logger: kit.logger,
-      refuse: (parts) =>
-        new SmsFallbackRefused(`prepaid balance does not cover ${parts} SMS part(s)`),
     }),
     logger: kit.logger,
   });

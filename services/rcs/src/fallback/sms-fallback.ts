@@ -1,17 +1,18 @@
 import { createHash } from 'node:crypto';
-import { enqueueOutbox } from '@msg/bus';
-import {
-  type AccountState,
-  makeEvent,
-  SMS_OUTBOUND_EVENT,
-  type SmsOutbound,
-  Topics,
-} from '@msg/contracts';
+import type { AccountState } from '@msg/contracts';
 import { withTransaction } from '@msg/db';
 import type { Logger } from '@msg/logger';
-import { isOptedOut } from '@msg/optout';
-import type { PrepaidBilling } from '@msg/sms-submit';
-import { checkLength, checkSenderPermission, type ProtectedNames } from '@msg/sms-text';
+import { optedOutAmong } from '@msg/optout';
+import {
+  checkSms,
+  insufficientFundsMessage,
+  type NumberRule,
+  type PrepaidBilling,
+  queueOutbound,
+  type RefusalReason,
+  submitSms,
+} from '@msg/sms-submit';
+import type { ProtectedNames } from '@msg/sms-text';
 import type pg from 'pg';
 import type { FallbackSms } from '../messages/message-store.js';
 import { RCS_SCHEMA } from '../schema.js';
@@ -39,20 +40,12 @@ export interface SmsFallbackDeps {
   /** The operator's protected sender names as they are now (senders.protected.v1). */
   protectedNames(): ProtectedNames;
   /**
-   * @msg/auth prepaid billing, built with `refuse: (parts) => new SmsFallbackRefused(...)` so a
-   * balance that does not cover the SMS rejects the fallback; postpaid accounts make no call.
+   * Prepaid billing of @msg/sms-submit: a balance that does not cover the SMS rejects the
+   * fallback; postpaid accounts make no call.
    */
   billing: PrepaidBilling;
   logger: Logger;
   now?: () => Date;
-}
-
-/** A refusal of the SMS before it is sent: the message fails with SMS_FALLBACK_REJECTED. */
-export class SmsFallbackRefused extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'SmsFallbackRefused';
-  }
 }
 
 /**
@@ -67,45 +60,39 @@ export function fallbackSmsId(messageId: string): string {
 }
 
 /**
- * What refuses the SMS before anything is paid or sent, as the SMS interface refuses it: a
- * disabled account, a sender the account may not use or a text outside the SMS rules
- * (@msg/sms-text; checked at intake, this catches what changed since: the account's sender ids,
- * the operator's protected names, rules that tightened), a recipient who opted out of the
- * account's messages (the optouts.v1 replica of @msg/optout in schema rcs).
+ * Where the send request took the fallback SMS (the reasons' field names); the recipient is the
+ * message's own.
  */
-async function refusal(
-  pool: pg.Pool,
-  account: AccountState | undefined,
-  message: FallbackMessage,
-  protectedNames: ProtectedNames,
-): Promise<string | undefined> {
-  if (!account) return 'account unknown';
-  if (account.status !== 'active') return 'account disabled';
-  const sender = checkSenderPermission({
-    sender: message.smsFallback.sender,
-    registered: account.senderIds,
-    protectedNames,
-  });
-  if (!sender.ok) return `sender: ${sender.message}`;
-  if (!checkLength(message.smsFallback.text).ok) return 'text outside the SMS limits';
-  if (await isOptedOut(pool, RCS_SCHEMA, message.accountId, message.recipient)) {
-    return 'recipient opted out';
-  }
-  return undefined;
-}
+const FIELDS = {
+  to: ['body', 'recipient'],
+  from: ['body', 'sms_fallback', 'sender'],
+  text: ['body', 'sms_fallback', 'text'],
+};
+/** The recipient is E.164 already: the send request's document admits nothing else. */
+const AS_GIVEN: NumberRule = (to) => ({ ok: true, e164: to });
+
+/** Why submitSms refused the SMS, for the log. */
+const REFUSED: Record<RefusalReason, (parts: number) => string> = {
+  opted_out: () => 'recipient opted out',
+  insufficient_funds: insufficientFundsMessage,
+};
 
 /**
  * The SMS fallback of an RCS message (beyond the specification; Vonage `failover[]`, Infobip
- * `smsFailover`): sends the message's SMS through the SMS path the way the reply-path service
- * does — an sms.outbound.v1 event (source `rcs`) for the smsc-connector, written through the
- * outbox with the message's new state `fallback_sms` and its `sms.out.sent` event (with
- * `sms_transaction_id`) in one transaction. Refused (disabled account, SMS rules, opted out, no
- * prepaid funds): state `failed` and `rcs.out.failed` SMS_FALLBACK_REJECTED. The SMS centre
- * failing the SMS later is the status consumer's (sms-status.ts).
+ * `smsFailover`): sends the message's SMS the one SMS way (submitSms of @msg/sms-submit, source
+ * `rcs`): its sms.outbound.v1 event for the smsc-connector is written through the outbox with
+ * the message's new state `fallback_sms` and its `sms.out.sent` event (with
+ * `sms_transaction_id`) in one transaction. Refused (a disabled account; the SMS rules, checkSms:
+ * checked at intake, this catches what changed since: the account's sender ids, the operator's
+ * protected names, rules that tightened; a recipient who opted out of the account's messages, in
+ * the optouts.v1 replica of @msg/optout in schema rcs, before anything is paid; no prepaid
+ * funds): state `failed` and `rcs.out.failed` SMS_FALLBACK_REJECTED. The SMS centre failing the
+ * SMS later is the status consumer's (sms-status.ts).
  *
  * Idempotent per message: a message already settled (delivered, read, fallen back, failed) is left
- * alone, the SMS id is derived from the message id, and the transition runs under the message's
- * row lock. Throws (the caller retries) only when billing or the database is unavailable.
+ * alone, the SMS id is derived from the message id (its billing reference too), and the transition
+ * runs under the message's row lock. Throws (the caller retries) only when billing or the
+ * database is unavailable.
  */
 export function createSmsFallback({
   pool,
@@ -142,61 +129,67 @@ export function createSmsFallback({
       );
       if (settled(rows[0]?.state)) return;
       const account = accountById(message.accountId);
-      const refused = await refusal(pool, account, message, protectedNames());
-      const length = checkLength(message.smsFallback.text);
-      if (refused !== undefined || !account || !length.ok) {
-        return reject(message, refused ?? 'account unknown');
+      if (!account) return reject(message, 'account unknown');
+      if (account.status !== 'active') return reject(message, 'account disabled');
+      const checked = checkSms(
+        {
+          to: [message.recipient],
+          from: message.smsFallback.sender,
+          text: message.smsFallback.text,
+        },
+        {
+          fields: FIELDS,
+          number: AS_GIVEN,
+          senders: { registered: account.senderIds, protectedNames: protectedNames() },
+        },
+      );
+      if (!checked.ok) {
+        const why = checked.broken.map((b) => `${b.loc.at(-1)}: ${b.msg}`).join('; ');
+        return reject(message, why);
       }
+      const { sms } = checked;
       const smsId = fallbackSmsId(message.id);
-      try {
-        await billing.charge(account, smsId, length.parts);
-      } catch (error) {
-        if (error instanceof SmsFallbackRefused) return reject(message, error.message);
-        throw error;
-      }
-      const outbound: SmsOutbound = {
-        messageId: smsId,
-        accountId: account.id,
+      const submitted = await submitSms(billing, {
+        account,
         source: 'rcs',
-        from: message.smsFallback.sender,
-        to: message.recipient,
-        text: message.smsFallback.text,
-        encoding: length.encoding,
-        parts: length.parts,
-        // Always: the receipt is what tells a failed SMS (SMS_FALLBACK_FAILED) from a sent one.
-        deliveryReport: true,
-        throughputPerSecond: account.smsThroughputPerSecond,
-      };
-      let found: Awaited<ReturnType<typeof lockMessage>>;
-      try {
-        found = await transition(message.id, async (sql) => {
-          await sql.query(
-            `UPDATE "${RCS_SCHEMA}"."messages"
-                SET "state" = 'fallback_sms', "sms_transaction_id" = $2, "expires_at" = NULL
-              WHERE "id" = $1`,
-            [message.id, smsId],
-          );
-          await enqueueOutbox(sql, RCS_SCHEMA, Topics.smsOutbound, [
-            // Keyed by account: per-account order and throughput at the connector.
-            {
-              key: account.id,
-              value: makeEvent(SMS_OUTBOUND_EVENT, outbound, { accountId: account.id }),
-            },
-          ]);
-          await enqueueOutcome(sql, message, 'sms.out.sent', now(), { sms_transaction_id: smsId });
-        });
-      } catch (error) {
-        // Paid but not stored: the credits go back (the next attempt pays again).
-        await billing.refund(account, smsId);
-        throw error;
+        refuse: 'all',
+        messages: [
+          {
+            messageId: smsId,
+            from: message.smsFallback.sender,
+            to: message.recipient,
+            text: sms.text,
+            encoding: sms.encoding,
+            parts: sms.parts,
+            // Always: the receipt is what tells a failed SMS (SMS_FALLBACK_FAILED) from a sent one.
+            deliveryReport: true,
+          },
+        ],
+        optedOut: (recipients) => optedOutAmong(pool, RCS_SCHEMA, account.id, recipients),
+        write: ({ outbound }) =>
+          transition(message.id, async (sql) => {
+            await sql.query(
+              `UPDATE "${RCS_SCHEMA}"."messages"
+                  SET "state" = 'fallback_sms', "sms_transaction_id" = $2, "expires_at" = NULL
+                WHERE "id" = $1`,
+              [message.id, smsId],
+            );
+            await queueOutbound(sql, RCS_SCHEMA, outbound);
+            await enqueueOutcome(sql, message, 'sms.out.sent', now(), {
+              sms_transaction_id: smsId,
+            });
+          }),
+        // Settled meanwhile (delivered, failed): the payment goes back — unless this very SMS was
+        // sent by a concurrent trigger of the same message (same reference, one debit).
+        written: (found) => !settled(found?.state) || Boolean(found?.smsTransactionId),
+      });
+      if (!submitted.ok) {
+        const [refused] = submitted.refused;
+        return reject(message, refused ? REFUSED[refused.reason](sms.parts) : 'refused');
       }
-      if (!settled(found?.state)) {
+      if (!settled(submitted.result?.state)) {
         log.info('sms fallback sent', { messageId: message.id, smsId, cause });
-        return;
       }
-      // Settled meanwhile (delivered, failed): the payment goes back — unless this very SMS was
-      // sent by a concurrent trigger of the same message (same reference, one debit).
-      if (!found?.smsTransactionId) await billing.refund(account, smsId);
     },
   };
 }
