@@ -174,7 +174,7 @@ export function createSmsFallback({
                 WHERE "id" = $1`,
               [message.id, smsId],
             );
-            await queueOutbound(sql, RCS_SCHEMA, outbound);
+            await queueOutbound(sql, RCS_SCHEMA, outbound());
             await enqueueOutcome(sql, message, 'sms.out.sent', now(), {
               sms_transaction_id: smsId,
             });
