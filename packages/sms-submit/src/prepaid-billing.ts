@@ -19,7 +19,7 @@ export class InsufficientFundsError extends HttpError {
   }
 }
 
-/** The refusal's message, for interfaces that answer it with another status. */
+/** The refusal's message, for interfaces that answer it with another status (reply-path 403). */
 export function insufficientFundsMessage(parts: number): string {
   return `prepaid balance does not cover ${parts} SMS part${parts === 1 ? '' : 's'}; top up the account`;
 }
@@ -33,22 +33,9 @@ export interface PrepaidBillingOptions {
   /** Per attempt; one retry follows a network failure or a 5xx (debits are idempotent). */
   timeoutMs?: number;
   fetch?: typeof globalThis.fetch;
-  /**
-   * Builds the refusal of `charge` (default: InsufficientFundsError, 402). An interface whose
-   * status table has no 402 picks its own: the current reply-path 403 (`new HttpError(403,
-   * 'INSUFFICIENT_FUNDS', message)`), the legacy reply-path 401 (spec 7.3, `UnauthorizedError`).
-   */
-  refuse?: (parts: number) => Error;
 }
 
 export interface PrepaidBilling {
-  /**
-   * Pays for one message before it is accepted. Postpaid accounts return at once without a call.
-   * Throws `refuse(parts)` (InsufficientFundsError, 402, by default) when the balance does not
-   * cover `parts`, and
-   * UpstreamUnavailableError (503) when the billing API cannot answer (never sends unpaid).
-   */
-  charge(account: AccountState, reference: string, parts: number): Promise<void>;
   /**
    * Pays for messages in order, as far as the balance goes: the answer says, item by item, whether
    * it was paid (and may be sent). The first item the balance cannot cover and every one after it
@@ -74,7 +61,7 @@ export function isPrepaid(account: AccountState): boolean {
 }
 
 /**
- * The one way every sending service (sms, batch, replypath) pays for prepaid SMS: a call to the
+ * The one way every sending service pays for prepaid SMS (through submitSms): a call to the
  * admin service's `POST /internal/v1/accounts/{id}/debits`, which owns the balance and debits it
  * under the account's row lock (exact under any concurrency, never below zero). Postpaid accounts
  * cost nothing on the hot path: no call is made.
@@ -85,7 +72,6 @@ export function createPrepaidBilling({
   logger,
   timeoutMs = 5000,
   fetch = globalThis.fetch,
-  refuse = (parts) => new InsufficientFundsError(parts),
 }: PrepaidBillingOptions): PrepaidBilling {
   const unavailable = () =>
     new UpstreamUnavailableError(
@@ -165,10 +151,6 @@ export function createPrepaidBilling({
         logger.error('prepaid refund failed; the charge stays', { accountId: account.id });
         return false;
       }
-    },
-    async charge(account, reference, parts) {
-      const [paid] = await chargeInOrder(account, [{ reference, parts }]);
-      if (!paid) throw refuse(parts);
     },
   };
 }

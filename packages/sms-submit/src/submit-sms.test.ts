@@ -29,9 +29,6 @@ function ledger(credits: number) {
       balance += partsOf.get(reference) ?? 0;
       return true;
     },
-    async charge() {
-      throw new Error('submitSms pays with chargeInOrder');
-    },
   };
   return { billing, charged, refunded, balance: () => balance };
 }

@@ -1,13 +1,8 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AccountState } from '@msg/contracts';
-import { UnauthorizedError } from '@msg/http';
 import { createLogger } from '@msg/logger';
-import {
-  createPrepaidBilling,
-  InsufficientFundsError,
-  insufficientFundsMessage,
-} from '@msg/sms-submit';
+import { createPrepaidBilling } from '@msg/sms-submit';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ADMIN_TOKEN, BILLING_TOKEN, startTestAdmin } from './support.js';
@@ -238,19 +233,17 @@ describe('refundDebit', () => {
   });
 });
 
-describe('createPrepaidBilling (@msg/auth) against the admin service', () => {
+describe('createPrepaidBilling (@msg/sms-submit) against the admin service', () => {
   const stateOf = async (id: string, version: number): Promise<AccountState> =>
     admin.publishedState(id, version);
 
-  it('when a prepaid account has funds, then charge pays; when they run out, then 402 INSUFFICIENT_FUNDS', async () => {
+  it('when a prepaid account has funds, then chargeInOrder pays in order as far as they go, and a paid reference costs nothing again', async () => {
     const account = await create({ billingMode: 'prepaid' });
     const funded = await topUp(account.id, 3);
     const state = await stateOf(account.id, funded.body.version);
     const client = createPrepaidBilling({ adminUrl, token: BILLING_TOKEN, logger: logger });
-    await client.charge(state, 'c1', 2);
-    const refusal = await client.charge(state, 'c2', 2).catch((error: unknown) => error);
-    expect(refusal).toBeInstanceOf(InsufficientFundsError);
-    expect(refusal).toMatchObject({ status: 402, code: 'INSUFFICIENT_FUNDS' });
+    expect(await client.chargeInOrder(state, [{ reference: 'c1', parts: 2 }])).toEqual([true]);
+    expect(await client.chargeInOrder(state, [{ reference: 'c2', parts: 2 }])).toEqual([false]);
     expect(
       await client.chargeInOrder(state, [
         { reference: 'c1', parts: 2 },
@@ -261,26 +254,11 @@ describe('createPrepaidBilling (@msg/auth) against the admin service', () => {
     expect(await balanceOf(account.id)).toBe(0);
   });
 
-  it('when an interface chooses its own refusal (legacy reply-path: 401), then charge throws that', async () => {
-    const account = await create({ billingMode: 'prepaid' });
-    const state = await stateOf(account.id, 1);
-    const client = createPrepaidBilling({
-      adminUrl,
-      token: BILLING_TOKEN,
-      logger,
-      refuse: (parts) => new UnauthorizedError(insufficientFundsMessage(parts)),
-    });
-    await expect(client.charge(state, 'r1', 1)).rejects.toMatchObject({
-      status: 401,
-      message: 'prepaid balance does not cover 1 SMS part; top up the account',
-    });
-  });
-
   it('when a charge is refunded through the client, then the credits come back; postpaid refunds nothing', async () => {
     const account = await create({ billingMode: 'prepaid' });
     const state = await stateOf(account.id, (await topUp(account.id, 2)).body.version);
     const client = createPrepaidBilling({ adminUrl, token: BILLING_TOKEN, logger });
-    await client.charge(state, 'lost', 2);
+    expect(await client.chargeInOrder(state, [{ reference: 'lost', parts: 2 }])).toEqual([true]);
     expect(await balanceOf(account.id)).toBe(0);
     expect(await client.refund(state, 'lost')).toBe(true);
     expect(await balanceOf(account.id)).toBe(2);
@@ -298,8 +276,12 @@ describe('createPrepaidBilling (@msg/auth) against the admin service', () => {
       logger: logger,
       fetch,
     });
-    await client.charge(state, 'p', 10);
-    expect(await client.chargeInOrder(state, [{ reference: 'q', parts: 1 }])).toEqual([true]);
+    expect(
+      await client.chargeInOrder(state, [
+        { reference: 'p', parts: 10 },
+        { reference: 'q', parts: 1 },
+      ]),
+    ).toEqual([true, true]);
     expect(fetch).not.toHaveBeenCalled();
   });
 
@@ -311,13 +293,14 @@ describe('createPrepaidBilling (@msg/auth) against the admin service', () => {
       token: undefined,
       logger: logger,
     });
-    await expect(unconfigured.charge(state, 'u', 1)).rejects.toMatchObject({ status: 503 });
+    const item = [{ reference: 'u', parts: 1 }];
+    await expect(unconfigured.chargeInOrder(state, item)).rejects.toMatchObject({ status: 503 });
     const wrongToken = createPrepaidBilling({
       adminUrl,
       token: 'wrong-token-0123456789',
       logger: logger,
     });
-    await expect(wrongToken.charge(state, 'u', 1)).rejects.toMatchObject({ status: 503 });
+    await expect(wrongToken.chargeInOrder(state, item)).rejects.toMatchObject({ status: 503 });
     expect(await balanceOf(account.id)).toBe(5);
   });
 });
