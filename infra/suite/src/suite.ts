@@ -306,6 +306,8 @@ export async function startSuite(
       rcsService,
       loadRcsConfig({
         ...common,
+        // The SMS fallback of a prepaid account is paid like any SMS (without it: 503, dead-lettered).
+        ...billing,
         RCS_ADMIN_TOKEN: adminToken,
         RCS_RBM_BASE_URL: rbm.url,
         RCS_RBM_TOKEN_URL: rbm.tokenUrl,
