@@ -21,6 +21,15 @@ const manifest = (dir: string) =>
     dependencies?: Record<string, string>;
   };
 
+/** The TypeScript sources under `dir`, tests and generated code left out. */
+function sourceFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && /(?<!\.test)\.ts$/.test(entry.name))
+    .map((entry) => `${entry.parentPath}/${entry.name}`)
+    .filter((file) => !file.includes('/generated/'));
+}
+
 const infraPackages = workspacePackages
   .filter((dir) => dir.startsWith('infra/'))
   .map((dir) => manifest(dir).name);
@@ -53,6 +62,25 @@ describe('workspace conventions', () => {
       expect(dependencies.filter((name) => infraPackages.includes(name))).toEqual([]);
     },
   );
+
+  it('when the services are read, then only @msg/sms-submit builds or writes an sms.outbound.v1 event', () => {
+    // One SMS submission path (issue 24): a sender that wrote the event itself would skip the
+    // opt-out, prepaid and refund order. A service still names the topic to create it; contracts
+    // defines the event.
+    const owners = ['packages/sms-submit', 'packages/contracts'];
+    const writers = workspacePackages
+      .filter((dir) => !owners.includes(dir) && !dir.startsWith('infra/'))
+      .flatMap((dir) => sourceFiles(`${REPO}${dir}/src`))
+      .filter((file) => {
+        const text = readFileSync(file, 'utf8');
+        return (
+          text.includes('SMS_OUTBOUND_EVENT') ||
+          /(enqueueOutbox|outboxInsert)\([^)]*Topics\.smsOutbound/.test(text)
+        );
+      })
+      .map((file) => file.slice(REPO.length));
+    expect(writers).toEqual([]);
+  });
 
   it('when the repository root is listed, then the LICENSE file holds the Apache License 2.0', () => {
     expect(readFileSync(`${REPO}LICENSE`, 'utf8')).toMatch(
