@@ -41,7 +41,6 @@ export {
   textProblem,
   utf8Check,
 } from './json-input-rules.js';
-export { CliError, operatorApi, runCli } from './operator-cli.js';
 export { problemErrorFormat, problemSlug } from './problem-format.js';
 export {
   flushLogger,
