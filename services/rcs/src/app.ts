@@ -1,11 +1,11 @@
 import type { AccountLookup, ProtectedSenderDirectory } from '@msg/auth';
 import { internalDocumentPath, openapiDocumentPath } from '@msg/contracts';
 import {
-  type ClientUrlPolicy,
   createService,
   type IdempotencyStore,
   type KitHttpOptions,
   type ReadinessCheck,
+  type TargetPolicy,
 } from '@msg/http';
 import type { RequestHandler } from 'express';
 import type { AgentStore } from './agents/agent-store.js';
@@ -99,7 +99,7 @@ export interface RcsAppDeps {
    */
   platformReadiness?: ReadinessCheck[];
   /** Whether webhook_url may name a private host (RCS_WEBHOOK_ALLOW_PRIVATE_TARGETS); refused by default. */
-  clientUrls?: ClientUrlPolicy;
+  clientUrls?: TargetPolicy;
 }
 
 /**
