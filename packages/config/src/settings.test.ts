@@ -1,10 +1,13 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { ConfigError } from './config-error.js';
+import { describeConfig } from './describe-config.js';
 import { type LogLevel, port } from './fields.js';
 import { loadConfig } from './load-config.js';
 import {
   databaseSettings,
+  internalApiSettings,
+  internalApiTarget,
   kafkaSettings,
   prepaidBillingSettings,
   serviceSettings,
@@ -114,5 +117,51 @@ describe('prepaidBillingSettings', () => {
     expect(() => loadConfig(prepaidBillingSettings, { ADMIN_URL: 'ftp://admin' })).toThrow(
       /ADMIN_URL/,
     );
+  });
+});
+
+describe('internalApiSettings', () => {
+  const upstream = internalApiSettings('NUMBERS', {
+    service: 'number intelligence service',
+    api: '/internal/v1/numbers',
+    timeout: { default: '5s', describe: 'How long one call may take' },
+  });
+
+  it('when URL and token are set, then the client settings are read back with the default timeout', () => {
+    const config = loadConfig(upstream, {
+      NUMBERS_URL: 'http://numbers',
+      NUMBERS_INTERNAL_TOKEN: 't',
+    });
+    expect(internalApiTarget('NUMBERS', config)).toEqual({
+      baseUrl: 'http://numbers',
+      token: 't',
+      timeoutMs: 5000,
+    });
+  });
+
+  it('when nothing is set, then the URL and the token are both named', () => {
+    expect(() => loadConfig(upstream, {})).toThrow(/NUMBERS_URL[\s\S]*NUMBERS_INTERNAL_TOKEN/);
+  });
+
+  it('when described, then each key says what it is and the token is a secret', () => {
+    expect(describeConfig(upstream)).toMatchObject([
+      {
+        name: 'NUMBERS_URL',
+        description: expect.stringContaining(
+          'Base URL of the number intelligence service (its /internal/v1/numbers API)',
+        ),
+      },
+      {
+        name: 'NUMBERS_INTERNAL_TOKEN',
+        secret: true,
+        description: expect.stringContaining(
+          'Bearer token of the numbers service internal API (its NUMBERS_INTERNAL_TOKEN)',
+        ),
+      },
+      {
+        name: 'NUMBERS_TIMEOUT_MS',
+        description: expect.stringContaining('How long one call may take'),
+      },
+    ]);
   });
 });

@@ -141,3 +141,67 @@ export const callbackTargetSettings = z.object({
       'Host names (or IP literals) accepted and delivered to whatever they are or resolve to (trusted internal receivers)',
     ),
 });
+
+/** What a client of another service's internal API needs (internalApiTarget). */
+export interface InternalApiTarget {
+  baseUrl: string;
+  token: string;
+  timeoutMs: number;
+}
+
+/** How the settings of internalApiSettings describe the service they call. */
+export interface InternalApiDescription {
+  /** The service as the URL's description names it, e.g. 'number intelligence service'. */
+  service: string;
+  /** The internal API's path, e.g. '/internal/v1/numbers'. */
+  api: string;
+  /** The timeout's default (a durationMs value) and what it bounds, retries included. */
+  timeout: { default: string; describe: string };
+}
+
+type InternalApiShape<N extends string> = Record<`${N}_URL`, ReturnType<typeof url>> &
+  Record<`${N}_INTERNAL_TOKEN`, ReturnType<typeof secret>> &
+  Record<`${N}_TIMEOUT_MS`, ReturnType<typeof durationMs>>;
+
+/**
+ * The upstream of a legacy adapter (ARCHITECTURE: a legacy interface asks the service that
+ * replaced it, over that service's internal HTTP API): `<N>_URL`, `<N>_INTERNAL_TOKEN` (the
+ * upstream's own token of that name) and `<N>_TIMEOUT_MS`, e.g. NUMBERS_URL for lookup-legacy.
+ * Read them back with internalApiTarget.
+ */
+export function internalApiSettings<const N extends string>(
+  name: N,
+  upstream: InternalApiDescription,
+) {
+  const shape = {
+    [`${name}_URL`]: url({ protocols: ['http:', 'https:'] }).describe(
+      `Base URL of the ${upstream.service} (its ${upstream.api} API), no trailing slash`,
+    ),
+    [`${name}_INTERNAL_TOKEN`]: secret().describe(
+      `Bearer token of the ${name.toLowerCase()} service internal API (its ${name}_INTERNAL_TOKEN)`,
+    ),
+    [`${name}_TIMEOUT_MS`]: durationMs(upstream.timeout.default).describe(
+      upstream.timeout.describe,
+    ),
+  };
+  // TypeScript widens computed keys to string; these are exactly the three InternalApiShape names.
+  return z.object(shape as InternalApiShape<N>);
+}
+
+/** The client settings of the upstream `name` from a config holding internalApiSettings(name). */
+export function internalApiTarget<const N extends string>(
+  name: N,
+  config: Record<`${N}_URL`, string> &
+    Record<`${N}_INTERNAL_TOKEN`, string> &
+    Record<`${N}_TIMEOUT_MS`, number>,
+): InternalApiTarget {
+  return {
+    baseUrl: member<`${N}_URL`, string>(config, `${name}_URL`),
+    token: member<`${N}_INTERNAL_TOKEN`, string>(config, `${name}_INTERNAL_TOKEN`),
+    timeoutMs: member<`${N}_TIMEOUT_MS`, number>(config, `${name}_TIMEOUT_MS`),
+  };
+}
+
+// Indexing the intersection with a generic template key loses the member's type; one record at
+// a time keeps it.
+const member = <K extends string, V>(record: Record<K, V>, key: K): V => record[key];

@@ -1,4 +1,7 @@
-import { bareHost, isPrivateHost } from '@msg/webhooks/private-address';
+import { bareHost, isPrivateHost, type TargetPolicy } from '@msg/webhooks/private-address';
+
+// The services give their policy to createService and isClientUrl: they see it here.
+export type { TargetPolicy };
 
 /**
  * URLs a client gives us to call back (batch events, SMS status callbacks, account report URLs,
@@ -11,30 +14,15 @@ export const CLIENT_URL_FORMAT = 'callback-url';
 /** The longest URL browsers and proxies reliably carry (and the longest any document allows). */
 export const MAX_CLIENT_URL_LENGTH = 2083;
 
-export interface ClientUrlPolicy {
-  /**
-   * Accept hosts that are private without asking DNS (loopback, RFC 1918, link-local and the
-   * metadata address in any spelling, `localhost`): the setting CALLBACK_ALLOW_PRIVATE_TARGETS
-   * (RCS_WEBHOOK_ALLOW_PRIVATE_TARGETS), off unless set. Development and the embedded suite only.
-   */
-  allowPrivateTargets: boolean;
-  /**
-   * Hosts the operator trusts whatever they are (CALLBACK_ALLOWED_HOSTS, RCS_WEBHOOK_ALLOWED_HOSTS:
-   * internal receivers), compared case-insensitively without brackets, as the callback sender
-   * compares them at delivery.
-   */
-  allowedHosts?: readonly string[];
-}
-
 /** The default: private targets refused when the client gives the URL. */
-export const PUBLIC_TARGETS_ONLY: ClientUrlPolicy = Object.freeze({ allowPrivateTargets: false });
+export const PUBLIC_TARGETS_ONLY: TargetPolicy = Object.freeze({ allowPrivateTargets: false });
 
 /**
  * For a URL read back at delivery (a stored callback_url, an account's report URL): it was judged
  * when given, and where it points now is the callback sender's decision, made on the addresses
  * the connection uses (createTargetGuard of @msg/webhooks).
  */
-export const ANY_TARGET: ClientUrlPolicy = Object.freeze({ allowPrivateTargets: true });
+export const ANY_TARGET: TargetPolicy = Object.freeze({ allowPrivateTargets: true });
 
 // RFC 3986 as text: unreserved (ALPHA DIGIT - . _ ~), reserved (gen-delims : / ? # [ ] @ and
 // sub-delims ! $ & ' ( ) * + , ; =) and percent-encodings of two hex digits; nothing else. That
@@ -53,7 +41,7 @@ const ABSOLUTE_HTTP = /^https?:\/\/[^/?#\\]/i;
  * characters, and — unless the policy allows private targets — a host that is not private on
  * its face (see isPrivateHost; names that need DNS are judged at delivery).
  */
-export function isClientUrl(text: string, policy: ClientUrlPolicy = PUBLIC_TARGETS_ONLY): boolean {
+export function isClientUrl(text: string, policy: TargetPolicy = PUBLIC_TARGETS_ONLY): boolean {
   if (text.length > MAX_CLIENT_URL_LENGTH) return false;
   if (!RFC3986_URI.test(text) || !ABSOLUTE_HTTP.test(text)) return false;
   let url: URL;
@@ -71,13 +59,13 @@ export function isClientUrl(text: string, policy: ClientUrlPolicy = PUBLIC_TARGE
   );
 }
 
-function isTrusted(policy: ClientUrlPolicy, hostname: string): boolean {
+function isTrusted(policy: TargetPolicy, hostname: string): boolean {
   const host = bareHost(hostname);
   return (policy.allowedHosts ?? []).some((trusted) => bareHost(trusted) === host);
 }
 
 /** Says in a field's error message what isClientUrl refused, in the words of its documents. */
-export function clientUrlRule(policy: ClientUrlPolicy): string {
+export function clientUrlRule(policy: TargetPolicy): string {
   return policy.allowPrivateTargets
     ? 'must be an absolute http or https URL of RFC 3986 characters (ASCII; names as punycode), with a host and without credentials'
     : 'must be an absolute http or https URL of RFC 3986 characters (ASCII; names as punycode), with a public host and without credentials';

@@ -3,7 +3,7 @@ import type { Logger } from '@msg/logger';
 import express, { type Express, type Request, type RequestHandler } from 'express';
 import { Registry } from 'prom-client';
 import { bodyParsing } from './body-parsing.js';
-import type { ClientUrlPolicy } from './client-url.js';
+import type { TargetPolicy } from './client-url.js';
 import { type ErrorFormat, jsonErrorFormat } from './error-format.js';
 import { errorMiddleware, noRoute } from './error-middleware.js';
 import { mountOperationalRoutes, type ReadinessCheck } from './health.js';
@@ -76,7 +76,7 @@ export interface ServiceOptions {
    * private, link-local, metadata, `localhost`): from the service's CALLBACK_ALLOW_PRIVATE_TARGETS.
    * Default: refused (400 naming the field).
    */
-  clientUrls?: ClientUrlPolicy;
+  clientUrls?: TargetPolicy;
   /** Check every response against the document; on in tests. Default false. */
   validateResponses?: boolean;
   /** Put the stack of unexpected errors in 500 responses; development only. Default false. */

@@ -4,11 +4,11 @@ import './request-context.js';
 export {
   ANY_TARGET,
   CLIENT_URL_FORMAT,
-  type ClientUrlPolicy,
   clientUrlRule,
   isClientUrl,
   MAX_CLIENT_URL_LENGTH,
   PUBLIC_TARGETS_ONLY,
+  type TargetPolicy,
 } from './client-url.js';
 export { createService, type KitHttpOptions, type ServiceOptions } from './create-service.js';
 export { detailErrorFormat } from './detail-format.js';
@@ -41,7 +41,6 @@ export {
   textProblem,
   utf8Check,
 } from './json-input-rules.js';
-export { CliError, operatorApi, runCli } from './operator-cli.js';
 export { problemErrorFormat, problemSlug } from './problem-format.js';
 export {
   flushLogger,

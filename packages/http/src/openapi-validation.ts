@@ -3,9 +3,9 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { middleware } from 'express-openapi-validator';
 import {
   CLIENT_URL_FORMAT,
-  type ClientUrlPolicy,
   isClientUrl,
   PUBLIC_TARGETS_ONLY,
+  type TargetPolicy,
 } from './client-url.js';
 import { logDroppedMembers, snapshotBody } from './dropped-members.js';
 import { integerParameters } from './integer-parameters.js';
@@ -23,7 +23,7 @@ export interface OpenApiValidationOptions {
   /** 'drop': body members the document does not declare are removed and logged, not refused. */
   unknownBodyMembers?: 'reject' | 'drop';
   /** Whether `format: callback-url` fields may name private hosts; refused by default. */
-  clientUrls?: ClientUrlPolicy;
+  clientUrls?: TargetPolicy;
 }
 
 /** Our own routes, not part of any interface document. */

@@ -1,4 +1,5 @@
 export { type Deployment, loadDeployedConfig } from './deployed-config.js';
+export { CliError, operatorApi, runCli } from './operator-cli.js';
 export { repeatEvery } from './repeat-every.js';
 export { type RunServiceOptions, runService } from './run-service.js';
 export { type ServingOptions, type ServingService, serveService } from './serve-service.js';

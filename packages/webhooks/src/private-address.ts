@@ -1,6 +1,26 @@
 import { isIP } from 'node:net';
 
 /**
+ * Which targets a URL may name beyond public ones: the one policy of a customer's URL when it is
+ * given (isClientUrl of @msg/http, on its face) and when it is called (createTargetGuard, on the
+ * addresses the connection uses).
+ */
+export interface TargetPolicy {
+  /**
+   * Accept private targets (loopback, RFC 1918, link-local and the metadata address in any
+   * spelling, `localhost`, unique-local, multicast): CALLBACK_ALLOW_PRIVATE_TARGETS
+   * (RCS_WEBHOOK_ALLOW_PRIVATE_TARGETS), off unless set. Development and the embedded suite only.
+   */
+  allowPrivateTargets: boolean;
+  /**
+   * Hosts (or IP literals) the operator trusts whatever they are or resolve to
+   * (CALLBACK_ALLOWED_HOSTS, RCS_WEBHOOK_ALLOWED_HOSTS: internal receivers), compared
+   * case-insensitively without brackets. None when absent.
+   */
+  allowedHosts?: readonly string[];
+}
+
+/**
  * Address ranges a callback must never reach unless an operator allows it: a callback URL is
  * chosen by a customer, and without this check it could make us call our own cluster, the cloud
  * metadata service (169.254.169.254) or anything else behind the firewall (SSRF).

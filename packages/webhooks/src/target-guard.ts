@@ -1,17 +1,10 @@
 import { lookup } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { bareHost, isPrivateAddress } from './private-address.js';
+import { bareHost, isPrivateAddress, type TargetPolicy } from './private-address.js';
 
 export const TARGET_NOT_ALLOWED = 'target address not allowed';
 /** Error code of a connection the guard refused; got copies it onto its RequestError. */
 export const TARGET_NOT_ALLOWED_CODE = 'ERR_WEBHOOK_TARGET_NOT_ALLOWED';
-
-export interface TargetPolicy {
-  /** Allow every address, private ones included (development, the embedded suite). */
-  allowPrivateTargets: boolean;
-  /** Host names (or IP literals) trusted whatever they resolve to, compared case-insensitively. */
-  allowedHosts: readonly string[];
-}
 
 function targetNotAllowed(): NodeJS.ErrnoException {
   const error: NodeJS.ErrnoException = new Error(TARGET_NOT_ALLOWED);
@@ -20,7 +13,7 @@ function targetNotAllowed(): NodeJS.ErrnoException {
 }
 
 export function createTargetGuard(policy: TargetPolicy) {
-  const trusted = new Set(policy.allowedHosts.map(bareHost));
+  const trusted = new Set((policy.allowedHosts ?? []).map(bareHost));
   const unrestricted = (host: string) => policy.allowPrivateTargets || trusted.has(bareHost(host));
 
   /**

@@ -1,11 +1,11 @@
 import { requireServiceToken } from '@msg/auth';
 import { internalDocumentPath } from '@msg/contracts';
 import {
-  type ClientUrlPolicy,
   createService,
   type IdempotencyStore,
   jsonErrorFormat,
   type KitHttpOptions,
+  type TargetPolicy,
 } from '@msg/http';
 import type { Accounts } from './accounts/accounts.js';
 import type { Debits } from './accounts/debits.js';
@@ -51,7 +51,7 @@ export interface AdminAppDeps {
   /** The kit's part of createService (ServiceContext.http of @msg/service-kit). */
   http: KitHttpOptions;
   /** Whether the callbacks' URLs may name a private host (CALLBACK_ALLOW_PRIVATE_TARGETS); refused by default. */
-  clientUrls?: ClientUrlPolicy;
+  clientUrls?: TargetPolicy;
 }
 
 /** The admin service's HTTP app. Never listens: main.ts (or a test) does. */

@@ -1,25 +1,17 @@
-import {
-  durationMs,
-  loadConfig,
-  secret,
-  serviceSettings,
-  trustSettings,
-  url,
-  z,
-} from '@msg/config';
+import { internalApiSettings, loadConfig, serviceSettings, trustSettings, z } from '@msg/config';
 
 export const lookupLegacySettings = z.object({
   ...serviceSettings.shape,
   ...trustSettings.shape,
-  NUMBERS_URL: url({ protocols: ['http:', 'https:'] }).describe(
-    'Base URL of the number intelligence service (its /internal/v1/numbers API), no trailing slash',
-  ),
-  NUMBERS_INTERNAL_TOKEN: secret().describe(
-    'Bearer token of the numbers service internal API (its NUMBERS_INTERNAL_TOKEN)',
-  ),
-  NUMBERS_TIMEOUT_MS: durationMs('5s').describe(
-    'How long one call to the numbers service may take (it waits up to its HLR timeout); one retry follows a failure',
-  ),
+  ...internalApiSettings('NUMBERS', {
+    service: 'number intelligence service',
+    api: '/internal/v1/numbers',
+    timeout: {
+      default: '5s',
+      describe:
+        'How long one call to the numbers service may take (it waits up to its HLR timeout); one retry follows a failure',
+    },
+  }).shape,
 });
 
 export type LookupLegacyConfig = z.infer<typeof lookupLegacySettings>;

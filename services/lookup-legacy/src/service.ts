@@ -4,6 +4,7 @@ import {
   createPostgresRateLimiter,
   RATE_LIMIT_MIGRATIONS_DIR,
 } from '@msg/auth';
+import { internalApiTarget } from '@msg/config';
 import { defineService, type ServiceDependencies, startWithBackground } from '@msg/service-kit';
 import { createApp } from './app.js';
 import { type LookupLegacyConfig, loadLookupLegacyConfig } from './config.js';
@@ -25,9 +26,7 @@ export const lookupLegacyService = defineService({
   async start(config: LookupLegacyConfig, kit) {
     const directory = await kit.accountDirectory();
     const numbers = createNumbersClient({
-      baseUrl: config.NUMBERS_URL,
-      token: config.NUMBERS_INTERNAL_TOKEN,
-      timeoutMs: config.NUMBERS_TIMEOUT_MS,
+      ...internalApiTarget('NUMBERS', config),
       logger: kit.logger,
     });
     const app = createApp({

@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { exitOnConfigError, loadConfig, secret, z } from '@msg/config';
-import { CliError, operatorApi, runCli } from '@msg/http';
+import { CliError, operatorApi, runCli } from '@msg/service-kit';
 
 const USAGE = `pnpm rcs agents <command> [arguments]
 pnpm rcs fallback <command> [arguments]

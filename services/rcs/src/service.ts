@@ -18,7 +18,7 @@ import {
   startWithBackground,
 } from '@msg/service-kit';
 import { createAgentStore } from './agents/agent-store.js';
-import { createApp } from './app.js';
+import { createApp, type RcsOperations } from './app.js';
 import { createCapabilityChecker } from './capability/index.js';
 import { loadRcsConfig, type RcsConfig } from './config.js';
 import {
@@ -29,15 +29,13 @@ import {
 import { createAccountSettingsStore } from './fallback/account-settings.js';
 import { FALLBACK_TOPICS, startFallback } from './fallback/index.js';
 import { rcsAccess } from './http/access.js';
+import { createPushReceiver } from './inbound/push-receiver.js';
 import { purgeHandledPushes } from './inbound/push-retention.js';
-import { inboundRoutes } from './inbound/routes.js';
 import { createMessageStore } from './messages/message-store.js';
 import { createAgentClients } from './rbm/agent-clients.js';
 import { rbmReachability } from './rbm/reachability.js';
-import { accountSettingsRoutes, agentRoutes, messageRoutes } from './routes.js';
 import { RCS_SCHEMA } from './schema.js';
 import { createSubscriptionStore } from './subscriptions/subscription-store.js';
-import { testerRoutes } from './testers/routes.js';
 import { createTesterStore } from './testers/tester-store.js';
 import { startWebhooks, WEBHOOK_TOPICS } from './webhooks/index.js';
 
@@ -110,18 +108,23 @@ export const rcsService = defineService({
         smsFallback,
       }),
     );
-    const webhookRoutes = startWebhooks(config, box, kit);
-    const pushRoutes = inboundRoutes({
-      pool: kit.pool,
-      clientToken: config.RCS_RBM_CLIENT_TOKEN,
-      metrics: kit.metrics,
-      // RBM expired a message itself (its ttl): the same as our sweeper's revoke.
-      serverEvents: async (event) => {
-        if (event.eventType === 'TTL_EXPIRATION_REVOKED') {
-          await ttlSweeper.revokedByRbm(event.messageId);
-        }
-      },
-    });
+    const operations: RcsOperations = {
+      sending: { agents, messages, settings, protectedSenders, subscriptions, capability },
+      operator: { agents, settings, accounts: directory },
+      webhooks: startWebhooks(config, box, kit),
+      push: createPushReceiver({
+        pool: kit.pool,
+        clientToken: config.RCS_RBM_CLIENT_TOKEN,
+        metrics: kit.metrics,
+        // RBM expired a message itself (its ttl): the same as our sweeper's revoke.
+        serverEvents: async (event) => {
+          if (event.eventType === 'TTL_EXPIRATION_REVOKED') {
+            await ttlSweeper.revokedByRbm(event.messageId);
+          }
+        },
+      }),
+      testers: { agents, testers: createTesterStore(kit.pool), rbm },
+    };
     const purgePushes = purgeHandledPushes(kit.pool);
     kit.afterListen('rcs-push-retention', () =>
       repeatEvery(
@@ -131,21 +134,7 @@ export const rcsService = defineService({
       ),
     );
     const app = createApp({
-      routes: (router) => {
-        messageRoutes(router, {
-          agents,
-          messages,
-          settings,
-          protectedSenders,
-          subscriptions,
-          capability,
-        });
-        agentRoutes(router, agents, directory);
-        accountSettingsRoutes(router, settings, directory);
-        webhookRoutes(router);
-        pushRoutes(router);
-        testerRoutes(router, { agents, testers: createTesterStore(kit.pool), rbm });
-      },
+      operations,
       access: rcsAccess({
         verifier: createCredentialVerifier({ directory }),
         limiter: createPostgresRateLimiter({ pool: kit.pool, schema: RCS_SCHEMA }),

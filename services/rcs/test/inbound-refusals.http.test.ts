@@ -6,7 +6,7 @@ import { Registry } from 'prom-client';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
-import { inboundRoutes } from '../src/inbound/routes.js';
+import { createPushReceiver } from '../src/inbound/push-receiver.js';
 import { PUSH_PATH } from './rbm-support.js';
 
 const pass: RequestHandler = (_req, _res, next) => next();
@@ -23,12 +23,14 @@ function appWithoutClientToken() {
       readiness: [],
       validateResponses: true,
     },
-    routes: inboundRoutes({
-      // Never queried: a refused push stops before the database.
-      pool: new pg.Pool({ connectionString: 'postgres://127.0.0.1:1/none' }),
-      clientToken: undefined,
-      metrics,
-    }),
+    operations: {
+      push: createPushReceiver({
+        // Never queried: a refused push stops before the database.
+        pool: new pg.Pool({ connectionString: 'postgres://127.0.0.1:1/none' }),
+        clientToken: undefined,
+        metrics,
+      }),
+    },
   });
   return { app, metrics };
 }

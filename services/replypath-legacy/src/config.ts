@@ -1,25 +1,17 @@
-import {
-  durationMs,
-  loadConfig,
-  secret,
-  serviceSettings,
-  trustSettings,
-  url,
-  z,
-} from '@msg/config';
+import { internalApiSettings, loadConfig, serviceSettings, trustSettings, z } from '@msg/config';
 
 export const replypathLegacySettings = z.object({
   ...serviceSettings.shape,
   ...trustSettings.shape,
-  REPLYPATH_URL: url({ protocols: ['http:', 'https:'] }).describe(
-    'Base URL of the replypath service (its /internal/v1/sendsms API), no trailing slash',
-  ),
-  REPLYPATH_INTERNAL_TOKEN: secret().describe(
-    'Bearer token of the replypath service internal API (its REPLYPATH_INTERNAL_TOKEN)',
-  ),
-  REPLYPATH_TIMEOUT_MS: durationMs('10s').describe(
-    'How long one send may take at the replypath service; never retried (a retry could send twice)',
-  ),
+  ...internalApiSettings('REPLYPATH', {
+    service: 'replypath service',
+    api: '/internal/v1/sendsms',
+    timeout: {
+      default: '10s',
+      describe:
+        'How long one send may take at the replypath service; never retried (a retry could send twice)',
+    },
+  }).shape,
 });
 
 export type ReplypathLegacyConfig = z.infer<typeof replypathLegacySettings>;

@@ -3,6 +3,7 @@ import {
   createPostgresRateLimiter,
   RATE_LIMIT_MIGRATIONS_DIR,
 } from '@msg/auth';
+import { internalApiTarget } from '@msg/config';
 import { defineService, type ServiceDependencies, startWithBackground } from '@msg/service-kit';
 import { legacyAccountAccess } from './access/legacy-access.js';
 import { createApp } from './app.js';
@@ -26,9 +27,7 @@ export const replypathLegacyService = defineService({
     const directory = await kit.accountDirectory();
     const app = createApp({
       replypath: createReplypathClient({
-        baseUrl: config.REPLYPATH_URL,
-        token: config.REPLYPATH_INTERNAL_TOKEN,
-        timeoutMs: config.REPLYPATH_TIMEOUT_MS,
+        ...internalApiTarget('REPLYPATH', config),
         logger: kit.logger,
       }),
       access: legacyAccountAccess(

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { exitOnConfigError, loadConfig, secret, z } from '@msg/config';
-import { CliError, operatorApi, runCli } from '@msg/http';
+import { CliError, operatorApi, runCli } from '@msg/service-kit';
 
 const USAGE = `pnpm replypath <command> [arguments]
 

@@ -1,11 +1,11 @@
 import type { ProtectedSenderDirectory } from '@msg/auth';
 import { openapiDocumentPath } from '@msg/contracts';
 import {
-  type ClientUrlPolicy,
   createService,
   type IdempotencyStore,
   jsonErrorFormat,
   type KitHttpOptions,
+  type TargetPolicy,
 } from '@msg/http';
 import type { RequestHandler } from 'express';
 import type { Messages } from './messages/messages.js';
@@ -26,7 +26,7 @@ export interface SmsAppDeps {
   /** The kit's part of createService (ServiceContext.http of @msg/service-kit). */
   http: KitHttpOptions;
   /** Whether callback_url may name a private host (CALLBACK_ALLOW_PRIVATE_TARGETS); refused by default. */
-  clientUrls?: ClientUrlPolicy;
+  clientUrls?: TargetPolicy;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { RateLimiter } from '@msg/auth';
+import { backoffDelay } from '@msg/backoff';
 import { pause } from './abortable-sleep.js';
 
 /** Longest pause after the SMSC said it is throttling or its queue is full. */
@@ -40,7 +41,8 @@ export function createBindPacer({
   initialBackoffMs: number;
 }) {
   let factor = 1;
-  let backoffMs = 0;
+  /** Throttling answers since the last accepted submit: the backoff's attempt. */
+  let throttled = 0;
   let pausedUntil = 0;
   return {
     async wait(signal: AbortSignal): Promise<void> {
@@ -49,13 +51,19 @@ export function createBindPacer({
       await takeToken(limiter, key, Math.max(0.1, tps * factor), signal);
     },
     slowDown(): void {
-      backoffMs =
-        backoffMs === 0 ? initialBackoffMs : Math.min(MAX_THROTTLE_BACKOFF_MS, backoffMs * 2);
+      throttled += 1;
       factor = Math.max(0.1, factor / 2);
-      pausedUntil = Date.now() + backoffMs;
+      // No jitter: one bind backs off from its own SMSC, there is no crowd to spread.
+      pausedUntil =
+        Date.now() +
+        backoffDelay(throttled, {
+          baseMs: initialBackoffMs,
+          maxMs: MAX_THROTTLE_BACKOFF_MS,
+          jitter: 'none',
+        });
     },
     accepted(): void {
-      backoffMs = 0;
+      throttled = 0;
       factor = Math.min(1, factor * 1.05);
     },
     get currentTps() {

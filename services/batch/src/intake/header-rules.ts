@@ -1,8 +1,8 @@
 import {
-  type ClientUrlPolicy,
   clientUrlRule,
   type ErrorDetail,
   isClientUrl,
+  type TargetPolicy,
   ValidationError,
 } from '@msg/http';
 import { checkSenderPermission, type SenderRules } from '@msg/sms-text';
@@ -126,7 +126,7 @@ function smsConfig(value: unknown, senders: SenderRules): Partial<BatchHeader> {
   };
 }
 
-function notificationSettings(value: unknown, clientUrls: ClientUrlPolicy): Partial<BatchHeader> {
+function notificationSettings(value: unknown, clientUrls: TargetPolicy): Partial<BatchHeader> {
   if (value === null) return { callbackUrl: null, callbackToken: null };
   const p = new Problems();
   const loc = base('notification_settings');
@@ -194,7 +194,7 @@ export interface HeaderContext {
   /** The account's registered sender ids and the operator's protected names. */
   senders: SenderRules;
   /** Whether `batch_event_callback_url` may name a private host (CALLBACK_ALLOW_PRIVATE_TARGETS). */
-  clientUrls: ClientUrlPolicy;
+  clientUrls: TargetPolicy;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { copyRows, withTransaction } from '@msg/db';
-import { type ClientUrlPolicy, ValidationError } from '@msg/http';
+import { type TargetPolicy, ValidationError } from '@msg/http';
 import type { SenderRules } from '@msg/sms-text';
 import type pg from 'pg';
 import { queueBatchEvent } from '../batches/batch-events.js';
@@ -31,7 +31,7 @@ export interface ReceiveBatchOptions {
   /** Who may send as what: `sms_config.sender_id` is refused (400) when the account may not. */
   senders: SenderRules;
   /** Whether `batch_event_callback_url` may name a private host (CALLBACK_ALLOW_PRIVATE_TARGETS). */
-  clientUrls: ClientUrlPolicy;
+  clientUrls: TargetPolicy;
   now?: () => Date;
   traceId?: string;
 }

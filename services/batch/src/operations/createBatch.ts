@@ -1,5 +1,5 @@
 import { type ProtectedSenderDirectory, type RequestRateLimiter, requireAccount } from '@msg/auth';
-import { type ClientUrlPolicy, RateLimitedError } from '@msg/http';
+import { RateLimitedError, type TargetPolicy } from '@msg/http';
 import type { Logger } from '@msg/logger';
 import type { RequestHandler } from 'express';
 import type pg from 'pg';
@@ -9,7 +9,7 @@ import { receiveBatch } from '../intake/receive-batch.js';
 import { TOKEN_REQUIRED } from './token-required.js';
 
 /** The client URL policy of batch_event_callback_url, the same for the document and the stream. */
-export function batchClientUrls(config: CreateBatchDeps['config']): ClientUrlPolicy {
+export function batchClientUrls(config: CreateBatchDeps['config']): TargetPolicy {
   return {
     allowPrivateTargets: config.CALLBACK_ALLOW_PRIVATE_TARGETS,
     allowedHosts: config.CALLBACK_ALLOWED_HOSTS ?? [],

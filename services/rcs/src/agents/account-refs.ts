@@ -1,5 +1,6 @@
 import { type AccountLookup, findAccount } from '@msg/auth';
 import { NotFoundError, ValidationError } from '@msg/http';
+import type { AgentInput } from './agent-store.js';
 
 /**
  * Operators name accounts as `pnpm admin` takes them: by id or by name. Every account an
@@ -9,6 +10,11 @@ import { NotFoundError, ValidationError } from '@msg/http';
 function unknown(ref: string): string {
   return `no account "${ref}" is known here; give an account id or name (an account created a moment ago may take a few seconds to arrive)`;
 }
+
+/** The path parameters of the operator's operations: an account by id or name, an agent by id. */
+export type AccountParams = { account: string };
+export type AgentParams = { agent_id: string };
+export type AgentAccountParams = AgentParams & AccountParams;
 
 /** The ids of the accounts `refs` name; a 400 naming every entry that names none. */
 export function accountIdsOf(lookup: AccountLookup, refs: readonly string[], loc: string[]) {
@@ -34,4 +40,11 @@ export function accountIdOf(lookup: AccountLookup, ref: string): string {
   const account = findAccount(lookup, ref);
   if (!account) throw unknownAccount(ref);
   return account.id;
+}
+
+/** The input with its `accounts` (ids or names) made ids; a 400 names any that names none. */
+export function withAccountIds<T extends AgentInput>(accounts: AccountLookup, input: T): T {
+  return input.accounts
+    ? { ...input, accounts: accountIdsOf(accounts, input.accounts, ['body', 'accounts']) }
+    : input;
 }

@@ -6,4 +6,3 @@ export {
   createCapabilityChecker,
 } from './capability-checker.js';
 export { RCS_FEATURES, specFeatures } from './features.js';
-export { getCapabilities } from './get-capabilities.js';

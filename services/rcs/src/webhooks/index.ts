@@ -1,19 +1,18 @@
 import type { SecretBox } from '@msg/auth';
 import { Topics } from '@msg/contracts';
 import type { DatabaseContext } from '@msg/service-kit';
-import type { Express } from 'express';
 import type { WebhookSettings } from './config.js';
 import { subscribeWebhookFanOut } from './fan-out.js';
 import { createNotifierSignatures } from './notifier-signatures.js';
-import { mountWebhookRoutes } from './routes.js';
 import { createWebhookStore } from './store.js';
 import { createWebhookTester } from './test-delivery.js';
+import type { WebhookDeps } from './webhook-access.js';
 
 /** Topics the webhooks use beyond the service's own: the notifier's requests. */
 export const WEBHOOK_TOPICS = [{ topic: Topics.callbacks }];
 
 /**
- * The webhooks of the RCS service: their routes (to mount in createApp) and, once listening,
+ * The webhooks of the RCS service: what their operations use (for createApp) and, once listening,
  * the fan-out of rcs.events.v1 to the notifier. Secrets are sealed with `box`
  * (RCS_CREDENTIALS_KEY); without it the routes answer 503 and nothing is fanned out.
  */
@@ -21,7 +20,7 @@ export function startWebhooks(
   settings: WebhookSettings,
   box: SecretBox | undefined,
   kit: DatabaseContext,
-): (app: Express) => void {
+): WebhookDeps {
   const store = box ? createWebhookStore(kit.pool, box) : undefined;
   const signatures = createNotifierSignatures({
     baseUrl: settings.NOTIFIER_URL,
@@ -44,5 +43,5 @@ export function startWebhooks(
   } else {
     kit.logger.warn('RCS_CREDENTIALS_KEY is not set: webhooks are unavailable');
   }
-  return (app) => mountWebhookRoutes(app, { store, tester });
+  return { store, tester };
 }

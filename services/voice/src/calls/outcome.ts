@@ -1,3 +1,4 @@
+import type { FinalOutcome } from '../messages/final-outcome.js';
 import type { CallOutcome } from './ports.js';
 
 /** Spec 3.4 / 8.5: the first call and 2 reattempts. */
@@ -11,14 +12,6 @@ export type AttemptResult =
   | CallOutcome
   | { kind: 'translation_failed'; message: string }
   | { kind: 'synthesis_failed'; message: string };
-
-/** The message's end (3.4): completed, failed 1 (not delivered) or failed 5 (internal error). */
-export interface FinalOutcome {
-  status: 'completed' | 'failed';
-  failureCode: 1 | 5 | null;
-  durationSeconds: number | null;
-  listenedSeconds: number;
-}
 
 export type NextStep = { kind: 'reattempt' } | ({ kind: 'final' } & FinalOutcome);
 

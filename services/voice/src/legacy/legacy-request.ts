@@ -1,8 +1,8 @@
 import type { AccountState } from '@msg/contracts';
 import { normalizeMsisdn } from '@msg/phone';
 import { LEGACY_LANGUAGES } from '@msg/speech';
-import { type CallerIdPolicy, resolveCallerId } from '../calls/caller-id.js';
 import type { ValidateMarkup } from '../calls/ports.js';
+import { type CallerIdPolicy, resolveCallerId } from '../messages/caller-id.js';
 import type { NewVoiceMessage } from '../messages/message-store.js';
 import { DEFAULT_PLAY_COUNT } from '../messages/send-rules.js';
 

@@ -2,7 +2,7 @@ import type { AccountState } from '@msg/contracts';
 import type { components } from '@msg/contracts/voice';
 import { HttpError, ValidationError } from '@msg/http';
 import { canonicalLanguage } from '@msg/speech';
-import { type CallerIdPolicy, resolveCallerId } from '../calls/caller-id.js';
+import { type CallerIdPolicy, resolveCallerId } from './caller-id.js';
 import type { NewVoiceMessage } from './message-store.js';
 
 export type SendVoiceRequest = components['schemas']['SendVoiceRequest'];

@@ -1,7 +1,6 @@
 import { type CredentialVerifier, ipAllowed, type RequestRateLimiter } from '@msg/auth';
 import type { AccountState } from '@msg/contracts';
 import type { RequestHandler, Response } from 'express';
-import type { CallerIdPolicy } from '../calls/caller-id.js';
 import type { ValidateMarkup } from '../calls/ports.js';
 import {
   LEGACY_CONTENT_TYPE,
@@ -15,6 +14,7 @@ import {
   requireParameters,
   type SendTtsQuery,
 } from '../legacy/legacy-request.js';
+import type { CallerIdPolicy } from '../messages/caller-id.js';
 import type { MessageStore } from '../messages/message-store.js';
 import { TEXT_TO_VOICE } from '../permission.js';
 

@@ -1,6 +1,6 @@
 import { requireAccount } from '@msg/auth';
 import type { RequestHandler } from 'express';
-import type { CallerIdPolicy } from '../calls/caller-id.js';
+import type { CallerIdPolicy } from '../messages/caller-id.js';
 import type { MessageStore } from '../messages/message-store.js';
 import { restMessage, type SendVoiceRequest } from '../messages/send-rules.js';
 

@@ -1,6 +1,6 @@
 import type { CallbackRequest } from '@msg/contracts';
 import { ANY_TARGET, isClientUrl } from '@msg/http';
-import type { FinalOutcome } from '../calls/outcome.js';
+import type { FinalOutcome } from '../messages/final-outcome.js';
 
 /** A finished message, as its report needs it. */
 export interface ReportedMessage {

@@ -8,8 +8,8 @@ import {
   verifyPushSignature,
 } from '@msg/rbm';
 import express, { type RequestHandler } from 'express';
-import type { PushMetrics, PushRefusal } from './push-metrics.js';
-import type { PushProcessor } from './push-processor.js';
+import type { PushMetrics, PushRefusal } from '../inbound/push-metrics.js';
+import type { PushProcessor } from '../inbound/push-processor.js';
 
 /** The push path: RBM calls it, so it has no client authentication (the signature is its proof). */
 export const RBM_PUSH_PATH = '/rcs/v1/rbm/events';

@@ -1,3 +1,6 @@
+// The operator CLIs of the services (their `cli.ts`) share this; it is a client of a service, not
+// part of serving HTTP, so it lives with the kit beside runService rather than in @msg/http.
+
 /** A refusal a CLI prints as is (no stack): bad arguments, or the service's error answer. */
 export class CliError extends Error {}
 

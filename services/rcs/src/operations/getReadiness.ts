@@ -1,13 +1,6 @@
 import { checkReadiness, type ReadinessCheck } from '@msg/http';
 import type { RequestHandler } from 'express';
 
-/** GET /rcs/v1/health/live — the process answers (spec 4.5: `{message, status}`). */
-export function getLiveness(): RequestHandler {
-  return (_req, res) => {
-    res.json({ message: 'RCS service is alive', status: 'ok' });
-  };
-}
-
 /**
  * GET /rcs/v1/health/ready — 200 when every critical dependency (database, bus, account
  * directory: the kit's readiness checks; the RBM platform) is usable, else 503 with the same body shape naming

@@ -3,8 +3,8 @@ import { RbmError } from '@msg/rbm';
 import type { RequestHandler } from 'express';
 import type { AgentStore } from '../agents/agent-store.js';
 import { agentForClient } from '../agents/client-agent.js';
+import type { CapabilityChecker } from '../capability/capability-checker.js';
 import { AgentWithoutCredentialsError } from '../rbm/agent-clients.js';
-import type { CapabilityChecker } from './capability-checker.js';
 
 /** Seconds a client should wait before asking again when RBM could not be reached. */
 const RETRY_AFTER_SECONDS = 5;
