@@ -23,3 +23,9 @@ export {
   startService,
   startWithBackground,
 } from './start-service.js';
+export {
+  type Consumer,
+  KitDirectories,
+  type KitDirectory,
+  type TopicDeclarations,
+} from './topic-declarations.js';

@@ -20,6 +20,7 @@ import type {
   Started,
 } from './service-definition.js';
 import { createShutdownStack } from './shutdown-stack.js';
+import { declaredTopicSpecs } from './topic-declarations.js';
 
 /** What a service runs on: its own in a deployed process, shared ones in the embedded suite. */
 export interface ServiceDependencies {
@@ -120,6 +121,11 @@ export async function startService<C extends BaseServiceConfig, P extends Servic
     await stack.unwind();
   }
 
+  async function ensureDeclaredTopics(): Promise<void> {
+    const specs = declaredTopicSpecs(definition);
+    if (specs.length > 0) await bus.ensureTopics(specs);
+  }
+
   let parts: P;
   try {
     if (definition.database) {
@@ -128,7 +134,7 @@ export async function startService<C extends BaseServiceConfig, P extends Servic
       const { schema, migrations } = definition.database;
       await migrate({ pool, schema, migrationsDirs: migrations, logger });
       readiness.push(databaseReadiness(pool));
-      if (definition.topics) await bus.ensureTopics(definition.topics);
+      await ensureDeclaredTopics();
       const databaseContext: DatabaseContext = {
         ...context,
         pool,
@@ -154,7 +160,7 @@ export async function startService<C extends BaseServiceConfig, P extends Servic
       };
       parts = await definition.start(config, databaseContext);
     } else {
-      if (definition.topics) await bus.ensureTopics(definition.topics);
+      await ensureDeclaredTopics();
       parts = await definition.start(config, context);
     }
   } catch (error) {

@@ -26,11 +26,8 @@ export const smscConnectorService = defineService({
   name: 'smsc-connector',
   loadConfig: loadSmscConnectorConfig,
   database: { schema: SMSC_CONNECTOR_SCHEMA, migrations: [OUTBOX_MIGRATIONS_DIR, MIGRATIONS_DIR] },
-  topics: [
-    { topic: Topics.smsOutbound },
-    { topic: Topics.smsStatus },
-    { topic: Topics.smsInbound },
-  ],
+  publishes: [Topics.smsStatus, Topics.smsInbound],
+  consumes: [{ topic: Topics.smsOutbound, group: (config) => config.SMSC_CONSUMER_GROUP }],
   async start(config: SmscConnectorConfig, kit) {
     const { pool, bus, logger } = kit;
     const binds: SmppBind[] = [];

@@ -58,7 +58,8 @@ export function voiceService(dependencies: VoiceDependencies) {
     name: 'voice',
     loadConfig: loadVoiceConfig,
     database: { schema: VOICE_SCHEMA, migrations: VOICE_MIGRATIONS },
-    topics: [{ topic: Topics.voiceEvents }, { topic: Topics.callbacks }],
+    publishes: [Topics.voiceEvents, Topics.callbacks],
+    follows: ['accounts'],
     async start(config: VoiceConfig, kit) {
       const directory = await kit.accountDirectory();
       kit.outboxRelay();

@@ -1,5 +1,4 @@
 import type { SecretBox } from '@msg/auth';
-import { Topics } from '@msg/contracts';
 import type { DatabaseContext } from '@msg/service-kit';
 import type { Express } from 'express';
 import type { WebhookSettings } from './config.js';
@@ -8,9 +7,6 @@ import { createNotifierSignatures } from './notifier-signatures.js';
 import { mountWebhookRoutes } from './routes.js';
 import { createWebhookStore } from './store.js';
 import { createWebhookTester } from './test-delivery.js';
-
-/** Topics the webhooks use beyond the service's own: the notifier's requests. */
-export const WEBHOOK_TOPICS = [{ topic: Topics.callbacks }];
 
 /**
  * The webhooks of the RCS service: their routes (to mount in createApp) and, once listening,
