@@ -1,3 +1,4 @@
+export { UndeclaredTopicError } from './declared-bus.js';
 export { type Deployment, loadDeployedConfig } from './deployed-config.js';
 export { repeatEvery } from './repeat-every.js';
 export { type RunServiceOptions, runService } from './run-service.js';

@@ -13,23 +13,28 @@ export interface Consumer<C> {
  * protectedSenders): each replica reads the whole compacted topic in a group of its own.
  */
 export const KitDirectories = {
-  accounts: Topics.accounts,
-  protectedSenders: Topics.protectedSenders,
+  accounts: { topic: Topics.accounts, group: 'accounts' },
+  protectedSenders: { topic: Topics.protectedSenders, group: 'protected-senders' },
 } as const;
 
 export type KitDirectory = keyof typeof KitDirectories;
 
+/** The prefix of a directory's consumer groups: each replica appends `.<random>` to it. */
+export function directoryGroup(service: string, directory: KitDirectory): string {
+  return `${service}-${KitDirectories[directory].group}`;
+}
+
 /**
  * What a service publishes and consumes, in its definition: the kit creates these topics (the
- * directories create their own), and the AsyncAPI document lists the service as their producer
- * or consumer.
+ * directories create their own), the bus it hands the service refuses any other (declaredBus),
+ * and the AsyncAPI document lists the service as their producer or consumer.
  */
 export interface TopicDeclarations<C> {
   /** Topics the service writes, directly or through its outbox. */
   publishes?: readonly ContractTopic[];
   /** Its own consumers (the kit's directories are in `follows`). */
   consumes?: readonly Consumer<C>[];
-  /** The kit's directories it follows. */
+  /** The kit's directories it follows; asking the kit for one not listed throws. */
   follows?: readonly KitDirectory[];
 }
 
