@@ -30,3 +30,4 @@ export {
   type KitDirectory,
   type TopicDeclarations,
 } from './topic-declarations.js';
+export { type DeclaredService, type PlatformTopics, topicGraph } from './topic-graph.js';
