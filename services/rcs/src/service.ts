@@ -56,8 +56,10 @@ export const RCS_MIGRATIONS = [
 
 /**
  * The RCS service: schema "rcs" and the account directory before it serves; once it listens,
- * the outbox relay (rcs.outbound.v1 for the delivery worker, rcs.events.v1 for the notifier)
- * and the delivery worker (rcs.outbound.v1 → RBM).
+ * the outbox relay (rcs.outbound.v1 for its delivery worker, rcs.events.v1 for its own webhook
+ * fan-out, sms.outbound.v1 of the SMS fallback), the delivery worker (rcs.outbound.v1 → RBM) and
+ * the fan-out, which reads rcs.events.v1 back and asks the notifier for each matching webhook's
+ * delivery on callbacks.v1. The notifier never reads rcs.events.v1.
  */
 export const rcsService = defineService({
   name: 'rcs',

@@ -10,8 +10,9 @@ import { createWebhookTester } from './test-delivery.js';
 
 /**
  * The webhooks of the RCS service: their routes (to mount in createApp) and, once listening,
- * the fan-out of rcs.events.v1 to the notifier. Secrets are sealed with `box`
- * (RCS_CREDENTIALS_KEY); without it the routes answer 503 and nothing is fanned out.
+ * the fan-out of rcs.events.v1 (the service's own events, read back from the topic) into
+ * callbacks.v1 requests for the notifier. Secrets are sealed with `box` (RCS_CREDENTIALS_KEY);
+ * without it the routes answer 503 and nothing is fanned out.
  */
 export function startWebhooks(
   settings: WebhookSettings,
