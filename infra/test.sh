@@ -11,6 +11,8 @@ infra/postgres/ensure.sh
 infra/kafka/start.sh
 pnpm exec turbo run build --output-logs=errors-only
 pnpm --filter @msg/contracts run check:gen
+# The AsyncAPI document's producers and consumers come from every service's declarations.
+pnpm --filter @msg/suite run check:gen
 # One package at a time: the integration tests share one broker and one database server, and the
 # machine is small. Results are gathered into one summary line at the end.
 export TEST_RESULTS_DIR="$PWD/.test-results"

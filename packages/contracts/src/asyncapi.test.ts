@@ -9,6 +9,7 @@ import { exampleEvents } from './event-examples.js';
 
 interface Document {
   asyncapi: string;
+  operations: Record<string, unknown>;
   channels: Record<string, { address: string; messages: Record<string, { $ref: string }> }>;
   components: { messages: Record<string, { payload: object }> };
 }
@@ -26,8 +27,11 @@ function documentedPayload(topic: string): object {
 }
 
 describe('asyncapi/events.yaml', () => {
+  // The operations come from the services' definitions: infra/suite compares the whole document.
   it('when compared with the zod schemas, then it is what they generate (run gen:asyncapi otherwise)', () => {
-    expect(committed).toEqual(JSON.parse(JSON.stringify(buildAsyncApiDocument())));
+    const { operations: _fromServices, ...generated } = buildAsyncApiDocument(new Map());
+    const { operations: _committed, ...schemas } = committed;
+    expect(schemas).toEqual(JSON.parse(JSON.stringify(generated)));
     expect(committed.asyncapi).toBe('3.0.0');
   });
 

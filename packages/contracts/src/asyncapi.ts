@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { stringify } from 'yaml';
 import { z } from 'zod';
 import { type ContractTopic, eventContracts } from './event-contracts.js';
 import { exampleEvents } from './event-examples.js';
@@ -7,6 +8,29 @@ import { Topics } from './topics.js';
 /** Absolute path of the AsyncAPI document of the Kafka topics, shipped beside the OpenAPI ones. */
 export function asyncapiDocumentPath(): string {
   return fileURLToPath(new URL('../asyncapi/events.yaml', import.meta.url));
+}
+
+/** One consumer of a topic: the service and what its consumer group is. */
+export interface TopicConsumer {
+  service: string;
+  group: string;
+}
+
+/** Who writes and who reads one topic, as the services' definitions declare it. */
+export interface TopicEnds {
+  producers: readonly string[];
+  consumers: readonly TopicConsumer[];
+}
+
+/**
+ * The producers and consumers of every topic: built from the services' definitions
+ * (topicGraph of @msg/service-kit), which this package may not import.
+ */
+export type TopicGraph = ReadonlyMap<ContractTopic, TopicEnds>;
+
+/** `smsc-connector` as the start of an operation id: `smscConnector`. */
+function camel(name: string): string {
+  return name.replace(/-(.)/g, (_, letter: string) => letter.toUpperCase());
 }
 
 /** The Topics key of a topic (`smsStatus` for sms.status.v1): a channel id without dots. */
@@ -42,10 +66,11 @@ function headersSchema(headers: Record<string, string>): Record<string, unknown>
 
 /**
  * The AsyncAPI 3 document of every topic in `eventContracts`, built from the same zod schemas
- * the bus enforces. `asyncapi/events.yaml` is this, written by the `gen:asyncapi` script and
- * compared by `check:gen` and the unit tests.
+ * the bus enforces, with a `send` operation per producer and a `receive` operation per consumer
+ * from `graph`. `asyncapi/events.yaml` is this, written by the `gen:asyncapi` script of
+ * infra/suite (which may import every service) and compared by its `check:gen` and unit tests.
  */
-export function buildAsyncApiDocument(): Record<string, unknown> {
+export function buildAsyncApiDocument(graph: TopicGraph): Record<string, unknown> {
   const channels: Record<string, unknown> = {};
   const operations: Record<string, unknown> = {};
   const messages: Record<string, unknown> = {};
@@ -68,20 +93,31 @@ export function buildAsyncApiDocument(): Record<string, unknown> {
       summary: contract.summary,
       description: [
         `Key: ${contract.key}.`,
-        `Producers: ${contract.producers.join(', ')}.`,
-        `Consumers: ${contract.consumers.join(', ')}.`,
+        ...(contract.readOutside ? [`Read outside the services by ${contract.readOutside}.`] : []),
       ].join(' '),
       messages: { [message]: { $ref: `#/components/messages/${message}` } },
       ...(contract.compacted && {
         bindings: { kafka: { topicConfiguration: { 'cleanup.policy': ['compact'] } } },
       }),
     };
-    operations[`publish${id[0]?.toUpperCase()}${id.slice(1)}`] = {
-      action: 'send',
-      channel: { $ref: `#/channels/${id}` },
-      summary: `${contract.producers.join(', ')} publish on ${topic}.`,
-      messages: [{ $ref: `#/channels/${id}/messages/${message}` }],
+    const operation = (action: 'send' | 'receive', service: string, summary: string) => {
+      const verb = action === 'send' ? 'Sends' : 'Receives';
+      const operationId = `${camel(service)}${verb}${id[0]?.toUpperCase()}${id.slice(1)}`;
+      if (operationId in operations) throw new Error(`${service} is listed twice on ${topic}`);
+      operations[operationId] = {
+        action,
+        channel: { $ref: `#/channels/${id}` },
+        summary,
+        messages: [{ $ref: `#/channels/${id}/messages/${message}` }],
+      };
     };
+    const ends = graph.get(topic);
+    for (const service of ends?.producers ?? []) {
+      operation('send', service, `${service} publishes on ${topic}.`);
+    }
+    for (const { service, group } of ends?.consumers ?? []) {
+      operation('receive', service, `${service} reads ${topic}; consumer group: ${group}.`);
+    }
   }
   return {
     asyncapi: '3.0.0',
@@ -93,7 +129,8 @@ export function buildAsyncApiDocument(): Record<string, unknown> {
         'same envelope (id, type, schemaVersion, occurredAt, traceId, accountId) around a',
         'payload; the bus checks both against these schemas when it publishes and when it',
         'consumes, and sends events that fail to deadletter.v1. Topic names are wire names.',
-        'Generated from the zod schemas in @msg/contracts; do not edit by hand.',
+        'Generated from the zod schemas in @msg/contracts and, for the send and receive',
+        "operations, from what each service's definition declares; do not edit by hand.",
       ].join('\n'),
     },
     defaultContentType: 'application/json',
@@ -108,4 +145,9 @@ export function buildAsyncApiDocument(): Record<string, unknown> {
     operations,
     components: { messages },
   };
+}
+
+/** The document as `asyncapi/events.yaml` holds it. */
+export function asyncapiYaml(graph: TopicGraph): string {
+  return stringify(buildAsyncApiDocument(graph), { lineWidth: 100 });
 }

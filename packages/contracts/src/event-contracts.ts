@@ -21,15 +21,18 @@ import {
   smsStatusSchema,
 } from './sms.js';
 import { Topics } from './topics.js';
-import { VOICE_EVENT, voiceDomainEventSchema } from './voice.js';
 
-/** What the AsyncAPI document says about a topic besides its schema. */
+/**
+ * What the AsyncAPI document says about a topic besides its schema. Who produces and consumes it
+ * is not written here: the services' definitions declare it, and the document is generated from
+ * those declarations (infra/suite, gen:asyncapi).
+ */
 export interface TopicDescription {
   summary: string;
   /** What the message key is; messages with one key stay in order. */
   key: string;
-  producers: string[];
-  consumers: string[];
+  /** Who reads it outside the platform's services, for a topic no service consumes. */
+  readOutside?: string;
   compacted?: boolean;
   /** Kafka headers every record carries, by name: what each holds. */
   headers?: Record<string, string>;
@@ -49,8 +52,6 @@ export const eventContracts = {
     {
       summary: 'The whole current state of every account (compacted: the latest per account).',
       key: 'account id',
-      producers: ['admin'],
-      consumers: ["every service's account directory"],
       compacted: true,
     },
     envelopeSchema([ACCOUNT_STATE_EVENT], accountStateSchema),
@@ -59,8 +60,6 @@ export const eventContracts = {
     {
       summary: 'An SMS to submit to the SMS centre.',
       key: 'account id (per-account order and throughput)',
-      producers: ['sms', 'batch', 'replypath', 'rcs (SMS fallback)'],
-      consumers: ['smsc-connector'],
     },
     envelopeSchema([SMS_OUTBOUND_EVENT], smsOutboundSchema),
   ),
@@ -69,10 +68,6 @@ export const eventContracts = {
       summary:
         'Submit results and delivery receipts; each owner reads the ones whose `source` is itself.',
       key: 'message id',
-      producers: ['smsc-connector'],
-      consumers: [
-        'the owner of the message (payload.source): sms, batch, replypath (replypath and replypath-legacy), rcs (SMS fallback)',
-      ],
       headers: {
         [SMS_SOURCE_HEADER]:
           "the payload's `source`: consumers pass over other owners' reports without decoding them",
@@ -84,11 +79,6 @@ export const eventContracts = {
     {
       summary: 'SMS received from the network.',
       key: 'destination number',
-      producers: ['smsc-connector'],
-      consumers: [
-        'replypath (replies to its pool numbers)',
-        'sms (stop and start words, @msg/optout)',
-      ],
     },
     envelopeSchema([SMS_INBOUND_EVENT], smsInboundSchema),
   ),
@@ -97,8 +87,6 @@ export const eventContracts = {
       summary:
         "What happened to a batch that has a callback URL; `event` is the batch API's BatchEvent.",
       key: 'batch id',
-      producers: ['batch'],
-      consumers: ['notifier (POSTs `event` to `callback.url`)'],
     },
     envelopeSchema([BATCH_EVENT], batchDomainEventSchema),
   ),
@@ -106,8 +94,6 @@ export const eventContracts = {
     {
       summary: 'An HTTP callback for the notifier to deliver, with retries.',
       key: "the target URL's origin",
-      producers: ['sms', 'replypath (replies, delivery reports)'],
-      consumers: ['notifier'],
     },
     envelopeSchema([CALLBACK_REQUEST_EVENT], callbackRequestSchema),
   ),
@@ -115,8 +101,7 @@ export const eventContracts = {
     {
       summary: 'A callback the notifier gave up on, with its attempts and last error.',
       key: "the target URL's origin",
-      producers: ['notifier'],
-      consumers: ['operators'],
+      readOutside: 'operators, who inspect and replay what the notifier gave up on',
     },
     envelopeSchema([CALLBACK_DEAD_LETTER_EVENT], callbackDeadLetterSchema),
   ),
@@ -125,8 +110,6 @@ export const eventContracts = {
       summary:
         "Whether a recipient opted out of an account's messages (compacted: the latest per key).",
       key: '`<account id>:<msisdn>`',
-      producers: ['admin (operators)', 'sms and replypath (stop and start words in inbound SMS)'],
-      consumers: ['admin', "every sending service's opt-out replica (@msg/optout)"],
       compacted: true,
     },
     envelopeSchema([OPT_OUT_EVENT], optOutChangeSchema),
@@ -136,10 +119,6 @@ export const eventContracts = {
       summary:
         "The operator's protected sender names (banks, authorities): no account sends as one, or as a look-alike, unless it is registered to it. Each event holds the whole list (compacted: the latest).",
       key: '`protected-senders`, the only key',
-      producers: ['admin (operators)'],
-      consumers: [
-        "every service that sends SMS (sms, batch, rcs for its SMS fallback): @msg/auth's protected-sender directory",
-      ],
       compacted: true,
     },
     envelopeSchema([PROTECTED_SENDERS_EVENT], protectedSendersSchema),
@@ -147,10 +126,8 @@ export const eventContracts = {
   [Topics.rcsEvents]: topicContract(
     {
       summary:
-        "An RCS event (spec 2.5's event table, 6.3) for the agent's webhooks; `event` is the body delivered.",
+        "An RCS event (spec 2.5's event table, 6.3) for the agent's webhooks; `event` is the body delivered. rcs reads its own events back: its webhook fan-out writes one callbacks.v1 request per matching webhook.",
       key: 'agent id',
-      producers: ['rcs (outcomes of sends, dry runs; RBM pushes)'],
-      consumers: ['notifier (POSTs `event` to every matching enabled webhook of the agent)'],
     },
     envelopeSchema([RCS_EVENT], rcsDomainEventSchema),
   ),
@@ -158,20 +135,8 @@ export const eventContracts = {
     {
       summary: 'An RCS message accepted by POST /rcs/v1/messages, to send through RBM.',
       key: 'agent id (per-agent order and throughput)',
-      producers: ['rcs'],
-      consumers: ['rcs (delivery worker)'],
     },
     envelopeSchema([RCS_OUTBOUND_EVENT], rcsOutboundSchema),
-  ),
-  [Topics.voiceEvents]: topicContract(
-    {
-      summary:
-        'A text-to-voice message changed state (spec 3.4): accepted, then completed or failed once after its final call attempt.',
-      key: 'transaction id',
-      producers: ['voice'],
-      consumers: ['none yet (delivery reports go to callbacks.v1 directly)'],
-    },
-    envelopeSchema([VOICE_EVENT], voiceDomainEventSchema),
   ),
 };
 

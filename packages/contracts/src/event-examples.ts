@@ -209,21 +209,4 @@ export const exampleEvents: { [T in ContractTopic]: TopicEvent<T> } = {
       ttlSeconds: 3600,
     },
   },
-  'voice.events.v1': {
-    id: '2b3c4d5e-6f70-4a8b-9c0d-1e2f3a4b5c6d',
-    type: 'voice.message',
-    schemaVersion: 1,
-    occurredAt: at,
-    accountId,
-    payload: {
-      transactionId: '9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a',
-      accountId,
-      status: 'completed',
-      durationSeconds: 21,
-      failureCode: null,
-      attempts: 2,
-      clientReference: 'order-1234',
-      at,
-    },
-  },
 };

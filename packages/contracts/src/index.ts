@@ -14,7 +14,15 @@ export {
   PERMISSIONS,
   type Permission,
 } from './accounts.js';
-export { asyncapiDocumentPath, buildAsyncApiDocument, eventJsonSchema } from './asyncapi.js';
+export {
+  asyncapiDocumentPath,
+  asyncapiYaml,
+  buildAsyncApiDocument,
+  eventJsonSchema,
+  type TopicConsumer,
+  type TopicEnds,
+  type TopicGraph,
+} from './asyncapi.js';
 export {
   BATCH_EVENT,
   type BatchDomainEvent,
@@ -112,10 +120,3 @@ export {
   statesAdvancedBy,
 } from './sms-state.js';
 export { type Topic, Topics } from './topics.js';
-export {
-  VOICE_EVENT,
-  VOICE_FAILURE_CODES,
-  type VoiceDomainEvent,
-  type VoiceFailureCode,
-  voiceDomainEventSchema,
-} from './voice.js';

@@ -9,11 +9,13 @@ export const Topics = {
   smsStatus: 'sms.status.v1',
   smsInbound: 'sms.inbound.v1',
   batchEvents: 'batch.events.v1',
-  /** RCS domain events (2.5's event table), key = agent id; the notifier fans them out to webhooks. */
+  /**
+   * RCS domain events (2.5's event table), key = agent id; rcs's own webhook fan-out reads them
+   * and asks the notifier for each delivery on callbacks.v1.
+   */
   rcsEvents: 'rcs.events.v1',
   /** RCS messages accepted by the rcs service, for its delivery worker; key = agent id. */
   rcsOutbound: 'rcs.outbound.v1',
-  voiceEvents: 'voice.events.v1',
   callbacks: 'callbacks.v1',
   callbacksDlq: 'callbacks.dlq.v1',
   /** Compacted: whether a recipient opted out of an account's messages, keyed `<account>:<msisdn>`. */

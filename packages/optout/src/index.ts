@@ -25,6 +25,7 @@ export {
   OPT_OUT_MIGRATIONS_DIR,
   type OptOutReplica,
   type OptOutReplicaOptions,
+  optOutsConsumer,
   optOutTable,
   type ReplicaHost,
   startOptOutReplica,

@@ -99,6 +99,14 @@ export interface ReplicaHost {
 }
 
 /**
+ * The consumer of optouts.v1 that followOptOuts starts for `schema`, as the service's definition
+ * declares it (`consumes` of @msg/service-kit).
+ */
+export function optOutsConsumer(schema: string) {
+  return { topic: Topics.optOuts, group: `${schema}-optouts` } as const;
+}
+
+/**
  * A sending service's replica, started before it serves: consumer group `<schema>-optouts`, its
  * readiness added (ready once caught up) and its stop registered. The table persists, so after
  * the first start only the changes since the last run are read.
@@ -108,7 +116,7 @@ export async function followOptOuts(host: ReplicaHost, schema: string): Promise<
     bus: host.bus,
     sql: host.pool,
     schema,
-    groupId: `${schema}-optouts`,
+    groupId: optOutsConsumer(schema).group,
   });
   host.onStop('opt-out-replica', () => replica.stop());
   host.readiness.push(replica.readiness);

@@ -1,3 +1,4 @@
+export { UndeclaredTopicError } from './declared-bus.js';
 export { type Deployment, loadDeployedConfig } from './deployed-config.js';
 export { CliError, operatorApi, runCli } from './operator-cli.js';
 export { repeatEvery } from './repeat-every.js';
@@ -24,3 +25,10 @@ export {
   startService,
   startWithBackground,
 } from './start-service.js';
+export {
+  type Consumer,
+  KitDirectories,
+  type KitDirectory,
+  type TopicDeclarations,
+} from './topic-declarations.js';
+export { type DeclaredService, type PlatformTopics, topicGraph } from './topic-graph.js';

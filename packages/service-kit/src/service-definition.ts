@@ -1,11 +1,12 @@
 import type { AccountDirectory, ProtectedSenderDirectory } from '@msg/auth';
-import type { Bus, TopicSpec } from '@msg/bus';
+import type { Bus } from '@msg/bus';
 import type { Env, LogLevel } from '@msg/config';
 import type { KitHttpOptions, ReadinessCheck } from '@msg/http';
 import type { Logger } from '@msg/logger';
 import type { Express } from 'express';
 import type pg from 'pg';
 import type { Registry } from 'prom-client';
+import type { TopicDeclarations } from './topic-declarations.js';
 
 /** What the kit reads from every service's own settings (serviceSettings of @msg/config). */
 export interface BaseServiceConfig {
@@ -93,19 +94,21 @@ export interface ServiceParts {
   app: Express;
 }
 
-interface CommonDefinition<C extends BaseServiceConfig> {
+/**
+ * Besides its name and settings, what the service publishes and consumes (TopicDeclarations):
+ * producers and consumers both create what they use, so services start in any order.
+ */
+interface CommonDefinition<C extends BaseServiceConfig> extends TopicDeclarations<C> {
   /** Service name: logger, metrics label, Kafka client id, account-directory group. */
   name: string;
   /** The service's own settings (without DATABASE_URL / KAFKA_BROKERS, which the kit adds). */
   loadConfig(env: Env): C;
-  /** Topics the service publishes to or consumes, created when missing. */
-  topics?: TopicSpec[];
 }
 
 /**
  * One service, described once for both ways to run it (runService for its own process,
  * serveService for the embedded suite). Everything of a start-up that is not the service's own
- * — migrations, topics, the account directory, the outbox relay, listening, readiness, shutdown
+ * — migrations, the declared topics, the account directory, the outbox relay, listening, readiness, shutdown
  * order — is the kit's.
  */
 export type ServiceDefinition<C extends BaseServiceConfig, P extends ServiceParts> =

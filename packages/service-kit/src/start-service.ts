@@ -11,6 +11,7 @@ import type { ReadinessCheck } from '@msg/http';
 import type { Logger } from '@msg/logger';
 import type pg from 'pg';
 import { Gauge, Registry } from 'prom-client';
+import { declaredBus, UndeclaredTopicError } from './declared-bus.js';
 import type {
   BaseServiceConfig,
   DatabaseContext,
@@ -20,6 +21,12 @@ import type {
   Started,
 } from './service-definition.js';
 import { createShutdownStack } from './shutdown-stack.js';
+import {
+  declaredTopicSpecs,
+  directoryGroup,
+  KitDirectories,
+  type KitDirectory,
+} from './topic-declarations.js';
 
 /** What a service runs on: its own in a deployed process, shared ones in the embedded suite. */
 export interface ServiceDependencies {
@@ -69,8 +76,20 @@ export async function startService<C extends BaseServiceConfig, P extends Servic
   let backgroundRun: Promise<void> | undefined;
   let stopping = false;
 
-  /** Starts following a compacted topic, adds its readiness and closes it at shutdown. */
-  async function follow<F extends TopicFollower>(follower: F): Promise<F> {
+  // The directories follow on the kit's own bus: `follows` is their declaration, checked here.
+  const serviceBus = declaredBus(bus, definition.name, definition, config);
+
+  /** Starts following a declared directory, adds its readiness and closes it at shutdown. */
+  async function follow<F extends TopicFollower>(
+    directoryName: KitDirectory,
+    create: () => F,
+  ): Promise<F> {
+    if (!definition.follows?.includes(directoryName)) {
+      throw new UndeclaredTopicError(
+        `${definition.name} follows ${KitDirectories[directoryName].topic}, which its service definition does not list in follows ('${directoryName}')`,
+      );
+    }
+    const follower = create();
     stack.push(follower.readiness.name, () => follower.close());
     await follower.start();
     readiness.push(follower.readiness);
@@ -78,7 +97,7 @@ export async function startService<C extends BaseServiceConfig, P extends Servic
   }
 
   const context: ServiceContext = {
-    bus,
+    bus: serviceBus,
     logger,
     metrics,
     readiness,
@@ -90,17 +109,21 @@ export async function startService<C extends BaseServiceConfig, P extends Servic
       validateResponses: config.NODE_ENV === 'test',
     },
     accountDirectory() {
-      directory ??= follow(
-        createAccountDirectory({ bus, logger, groupId: `${definition.name}-accounts` }),
+      directory ??= follow('accounts', () =>
+        createAccountDirectory({
+          bus,
+          logger,
+          groupId: directoryGroup(definition.name, 'accounts'),
+        }),
       );
       return directory;
     },
     protectedSenders() {
-      protectedSenders ??= follow(
+      protectedSenders ??= follow('protectedSenders', () =>
         createProtectedSenderDirectory({
           bus,
           logger,
-          groupId: `${definition.name}-protected-senders`,
+          groupId: directoryGroup(definition.name, 'protectedSenders'),
         }),
       );
       return protectedSenders;
@@ -120,6 +143,11 @@ export async function startService<C extends BaseServiceConfig, P extends Servic
     await stack.unwind();
   }
 
+  async function ensureDeclaredTopics(): Promise<void> {
+    const specs = declaredTopicSpecs(definition);
+    if (specs.length > 0) await bus.ensureTopics(specs);
+  }
+
   let parts: P;
   try {
     if (definition.database) {
@@ -128,7 +156,7 @@ export async function startService<C extends BaseServiceConfig, P extends Servic
       const { schema, migrations } = definition.database;
       await migrate({ pool, schema, migrationsDirs: migrations, logger });
       readiness.push(databaseReadiness(pool));
-      if (definition.topics) await bus.ensureTopics(definition.topics);
+      await ensureDeclaredTopics();
       const databaseContext: DatabaseContext = {
         ...context,
         pool,
@@ -136,7 +164,8 @@ export async function startService<C extends BaseServiceConfig, P extends Servic
           const relay = createOutboxRelay({
             pool,
             schema,
-            bus,
+            // What the service wrote to its outbox is published as if by the service itself.
+            bus: serviceBus,
             logger,
             ...(pollIntervalMs !== undefined && { pollIntervalMs }),
           });
@@ -154,7 +183,7 @@ export async function startService<C extends BaseServiceConfig, P extends Servic
       };
       parts = await definition.start(config, databaseContext);
     } else {
-      if (definition.topics) await bus.ensureTopics(definition.topics);
+      await ensureDeclaredTopics();
       parts = await definition.start(config, context);
     }
   } catch (error) {

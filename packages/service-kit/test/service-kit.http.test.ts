@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { type Bus, OUTBOX_MIGRATIONS_DIR, type SubscribeOptions } from '@msg/bus';
 import { loadConfig, serviceSettings, z } from '@msg/config';
+import { Topics } from '@msg/contracts';
 import { createService } from '@msg/http';
 import { startTestRuntime, type TestRuntime } from '@msg/testing';
 import request from 'supertest';
@@ -8,7 +9,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type DatabaseContext, defineService, serveService, startService } from '../src/index.js';
 
 const WIDGET_MIGRATIONS = fileURLToPath(new URL('./fixtures/kit-migrations', import.meta.url));
-const TOPIC = 'kit.test.v1';
+// Any topic with a contract: the kit's declarations take nothing else.
+const TOPIC = Topics.rcsOutbound;
 const settings = z.object({ ...serviceSettings.shape });
 const config = loadConfig(settings, { LOG_LEVEL: 'error', HOST: '127.0.0.1', PORT: '0' });
 
@@ -81,7 +83,8 @@ function testService({ onStarted = () => {}, onWorkerStop }: TestServiceHooks = 
     name: 'kit-test',
     loadConfig: () => config,
     database: { schema: 'kit_test', migrations: [OUTBOX_MIGRATIONS_DIR, WIDGET_MIGRATIONS] },
-    topics: [{ topic: TOPIC }],
+    consumes: [{ topic: TOPIC, group: 'kit-consumer' }],
+    follows: ['accounts'],
     async start(_config, kit) {
       // Both folders ran first: the package's table and the service's own.
       await kit.pool.query('SELECT 1 FROM kit_test.widget, kit_test.outbox_event LIMIT 0');

@@ -3,7 +3,7 @@ import { OUTBOX_MIGRATIONS_DIR } from '@msg/bus';
 import { Topics } from '@msg/contracts';
 import { createPrismaClient } from '@msg/db';
 import { createPostgresIdempotencyStore, IDEMPOTENCY_MIGRATIONS_DIR } from '@msg/http';
-import { OPT_OUT_MIGRATIONS_DIR, startOptOutReplica } from '@msg/optout';
+import { OPT_OUT_MIGRATIONS_DIR, optOutsConsumer, startOptOutReplica } from '@msg/optout';
 import { defineService, type ServiceDependencies, startWithBackground } from '@msg/service-kit';
 import { ADMIN_SCHEMA, createAccounts } from './accounts/accounts.js';
 import { startDebitPurge } from './accounts/debit-retention.js';
@@ -34,11 +34,8 @@ export const adminService = defineService({
       MIGRATIONS_DIR,
     ],
   },
-  topics: [
-    { topic: Topics.accounts, compacted: true },
-    { topic: Topics.optOuts, compacted: true },
-    { topic: Topics.protectedSenders, compacted: true },
-  ],
+  publishes: [Topics.accounts, Topics.optOuts, Topics.protectedSenders],
+  consumes: [optOutsConsumer(ADMIN_SCHEMA)],
   async start(config: AdminConfig, kit) {
     const prisma = createPrismaClient(PrismaClient, kit.pool);
     kit.onStop('prisma', () => prisma.$disconnect());
@@ -55,7 +52,7 @@ export const adminService = defineService({
         bus: kit.bus,
         sql: kit.pool,
         schema: ADMIN_SCHEMA,
-        groupId: 'admin-optouts',
+        groupId: optOutsConsumer(ADMIN_SCHEMA).group,
       });
       return () => replica.stop();
     });

@@ -13,12 +13,13 @@ import {
 import { OUTBOX_MIGRATIONS_DIR } from '@msg/bus';
 import { Topics } from '@msg/contracts';
 import { createPostgresIdempotencyStore, IDEMPOTENCY_MIGRATIONS_DIR } from '@msg/http';
-import { followOptOuts, OPT_OUT_MIGRATIONS_DIR } from '@msg/optout';
+import { followOptOuts, OPT_OUT_MIGRATIONS_DIR, optOutsConsumer } from '@msg/optout';
 import { defineService, type ServiceDependencies, startWithBackground } from '@msg/service-kit';
 import { createPrepaidBilling } from '@msg/sms-submit';
 import { createApp } from './app.js';
 import { BATCH_SCHEMA } from './batches/batch-row.js';
 import { type BatchConfig, loadBatchConfig } from './config.js';
+import { STATUS_CONSUMER } from './processing/apply-status.js';
 import { startBatchWorkers, startStatusConsumer } from './processing/index.js';
 
 /**
@@ -42,13 +43,9 @@ export const batchService = defineService({
   name: 'batch',
   loadConfig: loadBatchConfig,
   database: { schema: BATCH_SCHEMA, migrations: BATCH_MIGRATIONS },
-  // Producers and consumers both create what they use: services start in any order.
-  topics: [
-    { topic: Topics.smsOutbound },
-    { topic: Topics.smsStatus },
-    { topic: Topics.batchEvents },
-    { topic: Topics.optOuts, compacted: true },
-  ],
+  publishes: [Topics.smsOutbound, Topics.batchEvents],
+  consumes: [{ topic: Topics.smsStatus, group: STATUS_CONSUMER }, optOutsConsumer(BATCH_SCHEMA)],
+  follows: ['accounts', 'protectedSenders'],
   async start(config: BatchConfig, kit) {
     const { pool, bus, logger } = kit;
     const directory = await kit.accountDirectory();

@@ -23,6 +23,7 @@ export const lookupLegacyService = defineService({
   name: 'lookup-legacy',
   loadConfig: loadLookupLegacyConfig,
   database: { schema: LOOKUP_LEGACY_SCHEMA, migrations: [RATE_LIMIT_MIGRATIONS_DIR] },
+  follows: ['accounts'],
   async start(config: LookupLegacyConfig, kit) {
     const directory = await kit.accountDirectory();
     const numbers = createNumbersClient({

@@ -13,6 +13,11 @@ export interface RequestConsumerOptions {
   onStored(): void;
 }
 
+/** The group of batch.events.v1 beside the callbacks.v1 group `groupId`. */
+export function batchEventsGroup(groupId: string): string {
+  return `${groupId}.batch-events`;
+}
+
 /**
  * Stores every callback to deliver: those requested on callbacks.v1 and one per batch event on
  * batch.events.v1 (batchEventCallback). A handler returns only once the row is committed, so
@@ -39,7 +44,7 @@ export async function subscribeToCallbackRequests({
     }),
     subscribeToEvents(bus, {
       topic: Topics.batchEvents,
-      groupId: `${groupId}.batch-events`,
+      groupId: batchEventsGroup(groupId),
       fromBeginning: true,
       handler: (event) => store(batchEventCallback(event)),
     }),

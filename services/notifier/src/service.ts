@@ -17,7 +17,7 @@ import { NOTIFIER_SCHEMA } from './callback-store.js';
 import { loadNotifierConfig, type NotifierConfig } from './config.js';
 import { createDeliveryLoop } from './delivery-loop.js';
 import { createNotifierMetrics } from './metrics.js';
-import { subscribeToCallbackRequests } from './request-consumer.js';
+import { batchEventsGroup, subscribeToCallbackRequests } from './request-consumer.js';
 import { createSigningSecretStore } from './signing/signing-secrets.js';
 import { createTargetLimiter } from './target-limiter.js';
 
@@ -39,11 +39,15 @@ export const notifierService = defineService({
     schema: NOTIFIER_SCHEMA,
     migrations: [OUTBOX_MIGRATIONS_DIR, RATE_LIMIT_MIGRATIONS_DIR, MIGRATIONS_DIR],
   },
-  topics: [
-    { topic: Topics.callbacks },
-    { topic: Topics.batchEvents },
-    { topic: Topics.callbacksDlq },
+  publishes: [Topics.callbacksDlq],
+  consumes: [
+    { topic: Topics.callbacks, group: (config) => config.NOTIFIER_CONSUMER_GROUP },
+    {
+      topic: Topics.batchEvents,
+      group: (config) => batchEventsGroup(config.NOTIFIER_CONSUMER_GROUP),
+    },
   ],
+  follows: ['accounts'],
   async start(config: NotifierConfig, kit) {
     const { pool, bus, logger } = kit;
     const directory = await kit.accountDirectory();

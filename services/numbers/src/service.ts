@@ -58,6 +58,7 @@ export function numbersService(options: NumbersServiceOptions = {}) {
     name: 'numbers',
     loadConfig: loadNumbersConfig,
     database: { schema: NUMBERS_SCHEMA, migrations: NUMBERS_MIGRATIONS },
+    follows: ['accounts'],
     async start(config: NumbersConfig, kit) {
       const directory = await kit.accountDirectory();
       const live = createLiveStatuses(kit.pool, hlrClientOf(config, kit), {

@@ -10,7 +10,7 @@ import {
 import { OUTBOX_MIGRATIONS_DIR } from '@msg/bus';
 import { Topics } from '@msg/contracts';
 import { createPostgresIdempotencyStore, IDEMPOTENCY_MIGRATIONS_DIR } from '@msg/http';
-import { OPT_OUT_MIGRATIONS_DIR } from '@msg/optout';
+import { OPT_OUT_MIGRATIONS_DIR, optOutsConsumer } from '@msg/optout';
 import {
   defineService,
   repeatEvery,
@@ -27,7 +27,7 @@ import {
   startDeliveryWorker,
 } from './delivery/index.js';
 import { createAccountSettingsStore } from './fallback/account-settings.js';
-import { FALLBACK_TOPICS, startFallback } from './fallback/index.js';
+import { startFallback } from './fallback/index.js';
 import { rcsAccess } from './http/access.js';
 import { createPushReceiver } from './inbound/push-receiver.js';
 import { purgeHandledPushes } from './inbound/push-retention.js';
@@ -37,7 +37,7 @@ import { rbmReachability } from './rbm/reachability.js';
 import { RCS_SCHEMA } from './schema.js';
 import { createSubscriptionStore } from './subscriptions/subscription-store.js';
 import { createTesterStore } from './testers/tester-store.js';
-import { startWebhooks, WEBHOOK_TOPICS } from './webhooks/index.js';
+import { startWebhooks } from './webhooks/index.js';
 
 /**
  * What the schema is made of: the outbox (@msg/bus), the rate buckets (@msg/auth), the
@@ -54,20 +54,25 @@ export const RCS_MIGRATIONS = [
 
 /**
  * The RCS service: schema "rcs" and the account directory before it serves; once it listens,
- * the outbox relay (rcs.outbound.v1 for the delivery worker, rcs.events.v1 for the notifier)
- * and the delivery worker (rcs.outbound.v1 → RBM).
+ * the outbox relay (rcs.outbound.v1 for its delivery worker, rcs.events.v1 for its own webhook
+ * fan-out, sms.outbound.v1 of the SMS fallback), the delivery worker (rcs.outbound.v1 → RBM) and
+ * the fan-out, which reads rcs.events.v1 back and asks the notifier for each matching webhook's
+ * delivery on callbacks.v1. The notifier never reads rcs.events.v1.
  */
 export const rcsService = defineService({
   name: 'rcs',
   loadConfig: loadRcsConfig,
   database: { schema: RCS_SCHEMA, migrations: RCS_MIGRATIONS },
-  // Producers and consumers both create what they use: services start in any order.
-  topics: [
-    { topic: Topics.rcsEvents },
-    { topic: Topics.rcsOutbound },
-    ...WEBHOOK_TOPICS,
-    ...FALLBACK_TOPICS,
+  // rcs.outbound.v1 feeds its delivery worker; rcs.events.v1 its webhook fan-out, which writes
+  // callbacks.v1; the SMS fallback writes sms.outbound.v1 and reads its reports.
+  publishes: [Topics.rcsOutbound, Topics.rcsEvents, Topics.callbacks, Topics.smsOutbound],
+  consumes: [
+    { topic: Topics.rcsOutbound, group: (config) => config.RCS_DELIVERY_CONSUMER_GROUP },
+    { topic: Topics.rcsEvents, group: (config) => config.RCS_WEBHOOK_CONSUMER_GROUP },
+    { topic: Topics.smsStatus, group: (config) => config.RCS_SMS_STATUS_CONSUMER_GROUP },
+    optOutsConsumer(RCS_SCHEMA),
   ],
+  follows: ['accounts', 'protectedSenders'],
   async start(config: RcsConfig, kit) {
     const directory = await kit.accountDirectory();
     kit.outboxRelay();

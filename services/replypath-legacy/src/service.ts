@@ -23,6 +23,7 @@ export const replypathLegacyService = defineService({
   name: 'replypath-legacy',
   loadConfig: loadReplypathLegacyConfig,
   database: { schema: REPLYPATH_LEGACY_SCHEMA, migrations: [RATE_LIMIT_MIGRATIONS_DIR] },
+  follows: ['accounts'],
   async start(config: ReplypathLegacyConfig, kit) {
     const directory = await kit.accountDirectory();
     const app = createApp({

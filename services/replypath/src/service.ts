@@ -9,7 +9,7 @@ import {
 import { OUTBOX_MIGRATIONS_DIR } from '@msg/bus';
 import { Topics } from '@msg/contracts';
 import { createPostgresIdempotencyStore, IDEMPOTENCY_MIGRATIONS_DIR } from '@msg/http';
-import { followOptOuts, OPT_OUT_MIGRATIONS_DIR } from '@msg/optout';
+import { followOptOuts, OPT_OUT_MIGRATIONS_DIR, optOutsConsumer } from '@msg/optout';
 import { defineService, type ServiceDependencies, startWithBackground } from '@msg/service-kit';
 import { createPrepaidBilling } from '@msg/sms-submit';
 import { createApp } from './app.js';
@@ -18,7 +18,9 @@ import { cappedRateLimiter } from './http/capped-rate.js';
 import { createSender } from './messages/sender.js';
 import { createPoolStore } from './pool/pool-store.js';
 import { honourStopWordsInReplies } from './replies/opt-out-hook.js';
+import { INBOUND_CONSUMER } from './replies/receive-inbound.js';
 import { startInboundSide } from './replies/start-inbound.js';
+import { STATUS_CONSUMER } from './reports/status-consumer.js';
 import { REPLYPATH_SCHEMA } from './schema.js';
 
 /**
@@ -50,14 +52,14 @@ export function replypathService(options: ReplypathServiceOptions = {}) {
     name: 'replypath',
     loadConfig: loadReplypathConfig,
     database: { schema: REPLYPATH_SCHEMA, migrations: REPLYPATH_MIGRATIONS },
-    // Producers and consumers both create what they use: services start in any order.
-    topics: [
-      { topic: Topics.smsOutbound },
-      { topic: Topics.smsInbound },
-      { topic: Topics.smsStatus },
-      { topic: Topics.callbacks },
-      { topic: Topics.optOuts, compacted: true },
+    // optouts.v1: stop words in replies (src/replies/opt-out-hook.ts).
+    publishes: [Topics.smsOutbound, Topics.callbacks, Topics.optOuts],
+    consumes: [
+      { topic: Topics.smsInbound, group: INBOUND_CONSUMER },
+      { topic: Topics.smsStatus, group: STATUS_CONSUMER },
+      optOutsConsumer(REPLYPATH_SCHEMA),
     ],
+    follows: ['accounts'],
     async start(config: ReplypathConfig, kit) {
       const directory = await kit.accountDirectory();
       // The opt-out lists the send path refuses by (group replypath-optouts; readiness waits).

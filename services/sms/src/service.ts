@@ -9,15 +9,16 @@ import { OUTBOX_MIGRATIONS_DIR } from '@msg/bus';
 import { Topics } from '@msg/contracts';
 import { createPrismaClient } from '@msg/db';
 import { createPostgresIdempotencyStore, IDEMPOTENCY_MIGRATIONS_DIR } from '@msg/http';
-import { followOptOuts, OPT_OUT_MIGRATIONS_DIR } from '@msg/optout';
+import { followOptOuts, OPT_OUT_MIGRATIONS_DIR, optOutsConsumer } from '@msg/optout';
 import { defineService, type ServiceDependencies, startWithBackground } from '@msg/service-kit';
 import { createPrepaidBilling } from '@msg/sms-submit';
 import { createApp } from './app.js';
 import { loadSmsConfig, type SmsConfig } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { createMessages } from './messages/messages.js';
-import { startInboundOptOuts } from './opt-outs/inbound-opt-outs.js';
+import { INBOUND_CONSUMER, startInboundOptOuts } from './opt-outs/inbound-opt-outs.js';
 import { SMS_SCHEMA } from './schema.js';
+import { STATUS_CONSUMER } from './status/apply-status.js';
 import { startStatusConsumer } from './status/status-consumer.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
@@ -41,14 +42,14 @@ export const smsService = defineService({
       MIGRATIONS_DIR,
     ],
   },
-  // Producers and consumers both create what they use: services start in any order.
-  topics: [
-    { topic: Topics.smsOutbound },
-    { topic: Topics.smsStatus },
-    { topic: Topics.callbacks },
-    { topic: Topics.smsInbound },
-    { topic: Topics.optOuts, compacted: true },
+  // optouts.v1: stop and start words in inbound SMS (src/opt-outs).
+  publishes: [Topics.smsOutbound, Topics.callbacks, Topics.optOuts],
+  consumes: [
+    { topic: Topics.smsStatus, group: STATUS_CONSUMER },
+    { topic: Topics.smsInbound, group: INBOUND_CONSUMER },
+    optOutsConsumer(SMS_SCHEMA),
   ],
+  follows: ['accounts', 'protectedSenders'],
   async start(config: SmsConfig, kit) {
     const { pool, bus, logger } = kit;
     const directory = await kit.accountDirectory();

@@ -1,6 +1,5 @@
 import type { RateLimiter } from '@msg/auth';
-import type { ConsumedMessage } from '@msg/bus';
-import type { SmsOutbound, SmsStatus } from '@msg/contracts';
+import type { SmsOutbound, SmsStatus, TopicEvent, Topics } from '@msg/contracts';
 import { createBatcher, createGroupCommit } from '@msg/db';
 import type { Logger } from '@msg/logger';
 import { ESM_CLASS_UDHI, SmppSplitError, splitForSmpp } from '@msg/sms-text';
@@ -33,21 +32,9 @@ export interface OutboundHandlerOptions {
   receiptWait: ReceiptWaitPolicy;
 }
 
-function isOutbound(payload: unknown): payload is SmsOutbound {
-  if (typeof payload !== 'object' || payload === null) return false;
-  const p: Partial<Record<keyof SmsOutbound, unknown>> = payload;
-  return (
-    typeof p.messageId === 'string' &&
-    typeof p.accountId === 'string' &&
-    typeof p.from === 'string' &&
-    typeof p.to === 'string' &&
-    typeof p.text === 'string' &&
-    typeof p.source === 'string'
-  );
-}
-
 /**
- * Handles one sms.outbound.v1 event: submits every part, then records the outcome and its status
+ * Handles one sms.outbound.v1 event, as subscribeToEvents hands it over (checked against the
+ * topic's schema by the bus, so never re-checked here): submits every part, then records the outcome and its status
  * event in a committed transaction, and only then returns — so the consumer's offset moves past
  * the event only after the SMSC answered and the answer is durable.
  *
@@ -180,14 +167,10 @@ export function createOutboundHandler(options: OutboundHandlerOptions) {
     return { message, parts: split.parts.length, bindName: first.name, accepted, at: new Date() };
   }
 
-  return async function handleOutbound(msg: ConsumedMessage): Promise<void> {
-    const message = msg.value.payload;
-    if (!isOutbound(message)) {
-      logger.error('sms.outbound event without the fields of SmsOutbound; skipped', {
-        eventId: msg.value.id,
-      });
-      return;
-    }
+  return async function handleOutbound(
+    event: TopicEvent<typeof Topics.smsOutbound>,
+  ): Promise<void> {
+    const message = event.payload;
     // Redelivered after a crash or rebalance: already submitted and its status already enqueued.
     if (await recorded.add(message.messageId)) {
       logger.info('outbound message already submitted; not sending again', {

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { createRateLimiter } from '@msg/auth';
-import { OUTBOX_MIGRATIONS_DIR } from '@msg/bus';
+import { OUTBOX_MIGRATIONS_DIR, subscribeToEvents } from '@msg/bus';
 import { Topics } from '@msg/contracts';
 import { createService } from '@msg/http';
 import { defineService, type ServiceDependencies, startWithBackground } from '@msg/service-kit';
@@ -26,11 +26,8 @@ export const smscConnectorService = defineService({
   name: 'smsc-connector',
   loadConfig: loadSmscConnectorConfig,
   database: { schema: SMSC_CONNECTOR_SCHEMA, migrations: [OUTBOX_MIGRATIONS_DIR, MIGRATIONS_DIR] },
-  topics: [
-    { topic: Topics.smsOutbound },
-    { topic: Topics.smsStatus },
-    { topic: Topics.smsInbound },
-  ],
+  publishes: [Topics.smsStatus, Topics.smsInbound],
+  consumes: [{ topic: Topics.smsOutbound, group: (config) => config.SMSC_CONSUMER_GROUP }],
   async start(config: SmscConnectorConfig, kit) {
     const { pool, bus, logger } = kit;
     const binds: SmppBind[] = [];
@@ -86,9 +83,9 @@ export const smscConnectorService = defineService({
     // Waiting submits are abandoned uncommitted at shutdown and come back on the next start.
     kit.afterListen('outbound-consumer', async () => {
       const stopping = new AbortController();
-      const subscription = await bus.subscribe({
+      const subscription = await subscribeToEvents(bus, {
+        topic: Topics.smsOutbound,
         groupId: config.SMSC_CONSUMER_GROUP,
-        topics: [Topics.smsOutbound],
         concurrency: config.SUBMIT_CONCURRENCY,
         // One account's SMS are independent of each other: let a single busy account fill the
         // window (offsets still commit only past contiguously finished messages).

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createRateLimiter } from '@msg/auth';
 import { createInProcessBus } from '@msg/bus';
-import { makeEvent, SMS_OUTBOUND_EVENT, Topics } from '@msg/contracts';
+import { eventContracts, makeEvent, SMS_OUTBOUND_EVENT, Topics } from '@msg/contracts';
 import { createPool, type EmbeddedPostgres, startEmbeddedPostgres } from '@msg/db';
 import { createLogger } from '@msg/logger';
 import { type SmscSimulator, startSmscSimulator } from '@msg/smsc-simulator';
@@ -441,7 +441,7 @@ describe('submit refused', () => {
     const handle = directOutboundHandler(refusing);
     const message = outbound();
 
-    await handle(consumed(message));
+    await handle(outboundEvent(message));
 
     // The running connector's relay publishes what this handler wrote to the shared outbox.
     await eventually(() => expect(events.of(message.messageId)).toHaveLength(1));
@@ -542,14 +542,9 @@ function fixedIdBind(smscMessageId: () => string): SmppBind {
   return fakeBind('fixed', { submit: async () => ({ status: 0, messageId: smscMessageId() }) });
 }
 
-const consumed = (message: ReturnType<typeof outbound>) => ({
-  topic: Topics.smsOutbound,
-  partition: 0,
-  offset: '0',
-  key: message.accountId,
-  headers: {},
-  value: makeEvent(SMS_OUTBOUND_EVENT, message),
-});
+/** The sms.outbound.v1 event of `message`, checked by its schema as the bus hands it over. */
+const outboundEvent = (message: ReturnType<typeof outbound>) =>
+  eventContracts[Topics.smsOutbound].schema.parse(makeEvent(SMS_OUTBOUND_EVENT, message));
 
 /** A DELIVRD receipt deliver_sm for `smscMessageId`, as the deliver handler gets it. */
 function receiptFor(smscMessageId: string) {
@@ -584,10 +579,10 @@ describe('reused SMSC message ids', () => {
     const first = outbound();
     const second = outbound();
 
-    await handleOutbound(consumed(first));
+    await handleOutbound(outboundEvent(first));
     await handleDeliverSm(bind, receiptFor(smscId));
     await eventually(() => expect(events.of(first.messageId)).toHaveLength(2));
-    await handleOutbound(consumed(second));
+    await handleOutbound(outboundEvent(second));
     await handleDeliverSm(bind, receiptFor(smscId));
 
     await eventually(() =>
@@ -613,7 +608,7 @@ describe('receipt deadline', () => {
     const bind = fixedIdBind(() => randomBytes(8).toString('hex'));
     const handleOutbound = directOutboundHandler(bind);
     const message = outbound({ validityMinutes: 1 });
-    await handleOutbound(consumed(message));
+    await handleOutbound(outboundEvent(message));
     await eventually(() => expect(events.of(message.messageId)).toHaveLength(1));
 
     // The validity (1 min) and the grace have passed, as far as the database can tell.

@@ -7,5 +7,6 @@ export {
   type VoiceDependencies,
   type VoiceService,
   voiceService,
+  voiceTopics,
 } from './service.js';
 export { deployedDependencies } from './wiring.js';

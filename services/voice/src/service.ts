@@ -8,7 +8,12 @@ import {
 import { OUTBOX_MIGRATIONS_DIR } from '@msg/bus';
 import { Topics } from '@msg/contracts';
 import { createPostgresIdempotencyStore, IDEMPOTENCY_MIGRATIONS_DIR } from '@msg/http';
-import { defineService, type ServiceDependencies, startWithBackground } from '@msg/service-kit';
+import {
+  type DeclaredService,
+  defineService,
+  type ServiceDependencies,
+  startWithBackground,
+} from '@msg/service-kit';
 import { parseSpeechMarkup } from '@msg/speech';
 import type { LanguageDetector, Translator } from '@msg/translate';
 import { createApp } from './app.js';
@@ -50,15 +55,25 @@ export interface VoiceDependencies {
 }
 
 /**
+ * What voice writes and reads: its delivery reports as callbacks.v1 requests, and the account
+ * directory. Apart from the definition, which needs speech and telephony to be built, so that the
+ * AsyncAPI generator (infra/suite) can read them.
+ */
+export const voiceTopics = {
+  name: 'voice',
+  publishes: [Topics.callbacks],
+  follows: ['accounts'],
+} as const satisfies DeclaredService;
+
+/**
  * The text-to-voice service: schema "voice" and the account directory before it serves; once it
- * listens, the outbox relay (voice.events.v1, callbacks.v1) and the call worker.
+ * listens, the outbox relay (callbacks.v1: the delivery reports) and the call worker.
  */
 export function voiceService(dependencies: VoiceDependencies) {
   return defineService({
-    name: 'voice',
     loadConfig: loadVoiceConfig,
     database: { schema: VOICE_SCHEMA, migrations: VOICE_MIGRATIONS },
-    topics: [{ topic: Topics.voiceEvents }, { topic: Topics.callbacks }],
+    ...voiceTopics,
     async start(config: VoiceConfig, kit) {
       const directory = await kit.accountDirectory();
       kit.outboxRelay();

@@ -181,24 +181,6 @@ describe('the call of a message (spec 3.4)', () => {
     expect(voice.sip.callsTo(to)[0]?.from).toBe(REGISTERED);
   });
 
-  it('when finished, then voice.events.v1 carried accepted then the outcome, once each', async () => {
-    const to = number();
-    const id = await send(to);
-    await voice.finished(acct, id);
-    const events = await eventually(() => {
-      const found = voice.published.filter(
-        (p) =>
-          p.topic === 'voice.events.v1' &&
-          (p.value.payload as { transactionId: string }).transactionId === id,
-      );
-      return found.length >= 2 ? found : undefined;
-    }, 'two voice events');
-    expect(events.map((e) => (e.value.payload as { status: string }).status)).toEqual([
-      'accepted',
-      'completed',
-    ]);
-  });
-
   it('when the account has no voice report URL, then no report is asked for', async () => {
     const other = await voice.publishAccount(voice.account());
     const to = number();

@@ -45,7 +45,7 @@ const passwordHash = await hashSecret(PASSWORD);
 
 /**
  * The voice service on embedded Postgres and the in-process bus, with fake speech and SIP ports,
- * a recorder of voice.events.v1 and callbacks.v1, and helpers that play the admin service.
+ * a recorder of callbacks.v1, and helpers that play the admin service.
  */
 export async function startTestVoice<
   Sip extends SipCaller = FakeSip,
@@ -79,7 +79,7 @@ export async function startTestVoice<
   const published: { topic: string; value: EventEnvelope }[] = [];
   const recorder = await runtime.bus.subscribe({
     groupId: `voice-test-recorder-${Math.random()}`,
-    topics: [Topics.voiceEvents, Topics.callbacks],
+    topics: [Topics.callbacks],
     fromBeginning: true,
     handler: async ({ topic, value }) => {
       published.push({ topic, value: value as EventEnvelope });

@@ -1,5 +1,4 @@
 import type { AccountDirectory } from '@msg/auth';
-import { Topics } from '@msg/contracts';
 import { followOptOuts } from '@msg/optout';
 import type { DatabaseContext } from '@msg/service-kit';
 import { createPrepaidBilling } from '@msg/sms-submit';
@@ -9,16 +8,6 @@ import type { FallbackSettings } from './config.js';
 import { createSmsFallback } from './sms-fallback.js';
 import { startSmsStatusConsumer } from './sms-status.js';
 import { createTtlSweeper } from './ttl-sweeper.js';
-
-/**
- * Topics the fallback uses beyond the service's own: the SMS path (sms.outbound.v1 out,
- * sms.status.v1 in) and the opt-out lists (optouts.v1, compacted) its replica follows.
- */
-export const FALLBACK_TOPICS = [
-  { topic: Topics.smsOutbound },
-  { topic: Topics.smsStatus },
-  { topic: Topics.optOuts, compacted: true },
-];
 
 /**
  * The SMS fallback and TTL expiry: the opt-out replica and the operator's protected sender names

@@ -1,5 +1,4 @@
 import type { SecretBox } from '@msg/auth';
-import { Topics } from '@msg/contracts';
 import type { DatabaseContext } from '@msg/service-kit';
 import type { WebhookSettings } from './config.js';
 import { subscribeWebhookFanOut } from './fan-out.js';
@@ -8,13 +7,11 @@ import { createWebhookStore } from './store.js';
 import { createWebhookTester } from './test-delivery.js';
 import type { WebhookDeps } from './webhook-access.js';
 
-/** Topics the webhooks use beyond the service's own: the notifier's requests. */
-export const WEBHOOK_TOPICS = [{ topic: Topics.callbacks }];
-
 /**
  * The webhooks of the RCS service: what their operations use (for createApp) and, once listening,
- * the fan-out of rcs.events.v1 to the notifier. Secrets are sealed with `box`
- * (RCS_CREDENTIALS_KEY); without it the routes answer 503 and nothing is fanned out.
+ * the fan-out of rcs.events.v1 (the service's own events, read back from the topic) into
+ * callbacks.v1 requests for the notifier. Secrets are sealed with `box` (RCS_CREDENTIALS_KEY);
+ * without it the routes answer 503 and nothing is fanned out.
  */
 export function startWebhooks(
   settings: WebhookSettings,

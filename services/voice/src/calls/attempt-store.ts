@@ -3,7 +3,6 @@ import { enqueueOutbox } from '@msg/bus';
 import { type CallbackRequest, callbackRequestMessage, Topics } from '@msg/contracts';
 import { withTransaction } from '@msg/db';
 import type pg from 'pg';
-import { voiceEvent } from '../messages/message-store.js';
 import { VOICE_SCHEMA } from '../schema.js';
 import type { NextStep } from './outcome.js';
 
@@ -141,18 +140,6 @@ export function createAttemptStore(pool: pg.Pool): AttemptStore {
           ],
         );
         if (ended.rowCount !== 1) return true;
-        await enqueueOutbox(sql, VOICE_SCHEMA, Topics.voiceEvents, [
-          voiceEvent({
-            transactionId: attempt.transactionId,
-            accountId: attempt.accountId,
-            status: step.status,
-            durationSeconds: step.durationSeconds,
-            failureCode: step.failureCode,
-            attempts: attempt.number,
-            clientReference: attempt.clientReference,
-            at: at.toISOString(),
-          }),
-        ]);
         if (report) {
           // Once: only the transaction that ended the message (status was accepted) gets here.
           await enqueueOutbox(sql, VOICE_SCHEMA, Topics.callbacks, [

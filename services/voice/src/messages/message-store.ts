@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { enqueueOutbox } from '@msg/bus';
-import { makeEvent, Topics, VOICE_EVENT, type VoiceDomainEvent } from '@msg/contracts';
 import { isUuid, withTransaction } from '@msg/db';
 import type pg from 'pg';
 import { VOICE_SCHEMA } from '../schema.js';
@@ -40,27 +38,16 @@ type StatusRow = {
   client_reference: string | null;
 };
 
-/** The voice.events.v1 message of a state change. */
-export function voiceEvent(event: VoiceDomainEvent, traceId?: string) {
-  return {
-    key: event.transactionId,
-    value: makeEvent(VOICE_EVENT, event, {
-      accountId: event.accountId,
-      ...(traceId && { traceId }),
-    }),
-  };
-}
-
 export interface MessageStore {
-  /** Stores the message, its first attempt (due now) and its `accepted` event, in one transaction. */
-  accept(message: NewVoiceMessage, traceId?: string): Promise<string>;
+  /** Stores the message and its first attempt (due now) in one transaction. */
+  accept(message: NewVoiceMessage): Promise<string>;
   /** The status of the account's message; undefined for an unknown id or another account's. */
   status(accountId: string, transactionId: string): Promise<VoiceMessageStatus | undefined>;
 }
 
 export function createMessageStore(pool: pg.Pool, now: () => Date): MessageStore {
   return {
-    async accept(message, traceId) {
+    async accept(message) {
       const transactionId = randomUUID();
       const at = now();
       await withTransaction(pool, async (sql) => {
@@ -91,21 +78,6 @@ export function createMessageStore(pool: pg.Pool, now: () => Date): MessageStore
            VALUES ($1, 1, $2)`,
           [transactionId, at],
         );
-        await enqueueOutbox(sql, VOICE_SCHEMA, Topics.voiceEvents, [
-          voiceEvent(
-            {
-              transactionId,
-              accountId: message.accountId,
-              status: 'accepted',
-              durationSeconds: null,
-              failureCode: null,
-              attempts: 0,
-              clientReference: message.clientReference,
-              at: at.toISOString(),
-            },
-            traceId,
-          ),
-        ]);
       });
       return transactionId;
     },

@@ -59,7 +59,7 @@ export function sendTts(deps: SendTtsDeps): RequestHandler<object, unknown, unkn
         return answer(res, 429, legacyFailure('rate limit exceeded'));
       }
       const message = legacyMessage(account, req.query, deps.policy, deps.validateMarkup);
-      const transactionId = await deps.messages.accept(message, req.requestId);
+      const transactionId = await deps.messages.accept(message);
       answer(res, 202, legacySuccess(transactionId));
     } catch (err) {
       if (!(err instanceof LegacyRefusal)) throw err;

@@ -12,7 +12,7 @@ export function sendVoiceMessage(
   return async (req, res) => {
     const account = requireAccount(req);
     const message = restMessage(account, req.body, policy);
-    const transactionId = await messages.accept(message, req.requestId);
+    const transactionId = await messages.accept(message);
     res.status(202).json({ transaction_id: transactionId, status: 'accepted' });
   };
 }
