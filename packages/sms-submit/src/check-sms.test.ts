@@ -43,7 +43,7 @@ describe('checkSms', () => {
       {
         loc: ['body', 'text'],
         type: 'too_many_parts',
-        msg: 'at most 10 SMS parts: this text needs 11 (1530 GSM-7 or 670 UCS-2 characters fit)',
+        msg: 'at most 10 parts: this text needs 11 (1530 GSM-7 or 670 UCS-2 characters fit)',
       },
     ]);
   });

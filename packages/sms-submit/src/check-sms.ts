@@ -68,7 +68,7 @@ export function brokenTextRule(
   const msg =
     length.reason === 'empty'
       ? 'must not be empty'
-      : `at most ${MAX_PARTS} SMS parts: this text needs ${length.parts} (1530 GSM-7 or 670 UCS-2 characters fit)`;
+      : `at most ${MAX_PARTS} parts: this text needs ${length.parts} (1530 GSM-7 or 670 UCS-2 characters fit)`;
   return { loc, type: length.reason, msg };
 }
 
