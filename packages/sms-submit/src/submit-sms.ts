@@ -3,7 +3,6 @@ import {
   type AccountState,
   makeEvent,
   SMS_OUTBOUND_EVENT,
-  type SmsEncoding,
   type SmsOutbound,
   type SmsSource,
   Topics,
@@ -11,19 +10,17 @@ import {
 import type { Sql } from '@msg/db';
 import type { PrepaidBilling } from './prepaid-billing.js';
 
-/** One SMS to submit: its id, what goes to the SMS centre, and what it costs. */
-export interface SmsToSubmit {
-  /** uuid chosen by the sender; the sms.outbound.v1 messageId. */
-  messageId: string;
+/**
+ * One SMS to submit: what goes to the SMS centre (the sms.outbound.v1 payload's own fields, as
+ * `SmsOutbound` documents them; the account's come from the account) and what it costs.
+ */
+export interface SmsToSubmit
+  extends Pick<
+    SmsOutbound,
+    'messageId' | 'to' | 'text' | 'encoding' | 'parts' | 'deliveryReport' | 'validityMinutes'
+  > {
   /** The sender; absent where the write chooses it (a reply-path pool number): see `outbound`. */
   from?: string;
-  /** E.164 with +. */
-  to: string;
-  text: string;
-  encoding: SmsEncoding;
-  parts: number;
-  deliveryReport: boolean;
-  validityMinutes?: number;
   /** The debit's reference, stable across retries of the same message; default `messageId`. */
   billingReference?: string;
 }
