@@ -113,7 +113,6 @@ export {
   smsStatusSchema,
 } from './sms.js';
 export {
-  FINAL_SMS_STATES,
   isFinalSmsState,
   isSmsState,
   smsStateAdvances,

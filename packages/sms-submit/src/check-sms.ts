@@ -61,10 +61,7 @@ export interface CheckedSms {
 export type SmsCheck = { ok: true; sms: CheckedSms } | { ok: false; broken: ErrorDetail[] };
 
 /** The rule every SMS path shares on its text (not empty, at most MAX_PARTS parts), broken. */
-export function brokenTextRule(
-  length: Exclude<LengthCheck, { ok: true }>,
-  loc: string[],
-): ErrorDetail {
+function brokenTextRule(length: Exclude<LengthCheck, { ok: true }>, loc: string[]): ErrorDetail {
   const msg =
     length.reason === 'empty'
       ? 'must not be empty'

@@ -1,5 +1,4 @@
 export {
-  brokenTextRule,
   type CheckedSms,
   checkSms,
   msisdnRule,
@@ -11,11 +10,8 @@ export {
 } from './check-sms.js';
 export {
   createPrepaidBilling,
-  type DebitItem,
   InsufficientFundsError,
   insufficientFundsMessage,
-  isPrepaid,
-  MAX_DEBIT_ITEMS,
   type PrepaidBilling,
   type PrepaidBillingOptions,
 } from './prepaid-billing.js';
